@@ -1,0 +1,71 @@
+import { sql } from 'kysely'
+import type { LedgerType } from '#app/utils/db-schema.ts'
+import type { DB, Tx } from '#app/utils/db.server.ts'
+
+/**
+ * Credits live in users.credits and every change is mirrored by one row of the append-only ledger
+ * (credit_transactions), so that for every user credits == sum(ledger.amount). These functions are
+ * the only writers of either; call them inside the transaction that does the work they pay for.
+ */
+
+interface LedgerEntry {
+  userId: string
+  type: LedgerType
+  /** Signed: negative for spending. */
+  amount: number
+  description: string
+  taskId?: string
+  paymentProofId?: string
+}
+
+async function writeLedger(tx: Tx | DB, entry: LedgerEntry) {
+  await tx
+    .insertInto('credit_transactions')
+    .values({
+      user_id: entry.userId,
+      type: entry.type,
+      amount: entry.amount,
+      description: entry.description,
+      task_id: entry.taskId ?? null,
+      payment_proof_id: entry.paymentProofId ?? null,
+    })
+    .execute()
+}
+
+/**
+ * Takes `cost` credits if the user has them. The conditional UPDATE is atomic, so parallel
+ * submissions can never overdraw. Returns false (and changes nothing) when the balance is short.
+ */
+export async function spendCredits(tx: Tx, entry: Omit<LedgerEntry, 'type' | 'amount'> & { cost: number }) {
+  const updated = await tx
+    .updateTable('users')
+    .set({ credits: sql`credits - ${entry.cost}` })
+    .where('id', '=', entry.userId)
+    .where('credits', '>=', entry.cost)
+    .executeTakeFirst()
+  if (updated.numUpdatedRows === 0n) return false
+  await writeLedger(tx, { ...entry, type: 'spend', amount: -entry.cost })
+  return true
+}
+
+/** Adds credits (bonus, refund, purchase). The ledger's unique indexes make refunds and purchases once-only. */
+export async function grantCredits(tx: Tx, entry: Omit<LedgerEntry, 'type'> & { type: 'earn' | 'purchase' }) {
+  await writeLedger(tx, entry)
+  await tx
+    .updateTable('users')
+    .set({ credits: sql`credits + ${entry.amount}` })
+    .where('id', '=', entry.userId)
+    .execute()
+}
+
+/** Sets a balance by hand (user management), recording the difference as an adjustment. */
+export async function setCredits(tx: Tx, userId: string, credits: number, description: string) {
+  const before = await tx.selectFrom('users').select('credits').where('id', '=', userId).forUpdate().executeTakeFirst()
+  if (!before) return false
+  const delta = credits - before.credits
+  if (delta !== 0) {
+    await tx.updateTable('users').set({ credits }).where('id', '=', userId).execute()
+    await writeLedger(tx, { userId, type: 'adjustment', amount: delta, description })
+  }
+  return true
+}

@@ -1,0 +1,44 @@
+import { createHash, randomBytes } from 'node:crypto'
+import type { DB } from '#app/utils/db.server.ts'
+
+export const SESSION_DAYS = 30
+
+/** The token is only ever stored as its SHA-256: a leaked sessions table logs nobody in. */
+export function hashToken(token: string) {
+  return createHash('sha256').update(token).digest('hex')
+}
+
+export async function createSession(db: DB, userId: string) {
+  const token = randomBytes(32).toString('base64url')
+  const expiresAt = new Date(Date.now() + SESSION_DAYS * 24 * 60 * 60 * 1000)
+  await db
+    .insertInto('sessions')
+    .values({ token_hash: hashToken(token), user_id: userId, expires_at: expiresAt })
+    .execute()
+  return { token, expiresAt }
+}
+
+/** The user a token belongs to, if the session is live and the user is not banned. */
+export function findSessionUser(db: DB, token: string) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .where('sessions.token_hash', '=', hashToken(token))
+    .where('sessions.expires_at', '>', new Date())
+    .where('users.is_banned', '=', false)
+    .executeTakeFirst()
+}
+
+export async function revokeSession(db: DB, token: string) {
+  await db.deleteFrom('sessions').where('token_hash', '=', hashToken(token)).execute()
+}
+
+export async function revokeUserSessions(db: DB, userId: string) {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).execute()
+}
+
+export async function deleteExpiredSessions(db: DB) {
+  const result = await db.deleteFrom('sessions').where('expires_at', '<=', new Date()).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}

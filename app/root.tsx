@@ -1,0 +1,95 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import {
+  isRouteErrorResponse,
+  json,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+} from '@remix-run/react'
+import type { ReactNode } from 'react'
+import { SiteHeader } from '#app/components/site-header.tsx'
+import { toPublicUser } from '#app/models/user.server.ts'
+import { getOptionalUser, hasRole, isOwner } from '#app/utils/auth.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import stylesheet from '#app/styles/app.css'
+
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: stylesheet },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+]
+
+export const meta: MetaFunction = () => [
+  { title: 'Pawtrait — AI pet portraits' },
+  { name: 'description', content: 'Turn your pet photos into AI-generated portraits and videos.' },
+]
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await getOptionalUser(request)
+  const env = getEnv()
+  const owner = user ? isOwner(user) : false
+  return json({
+    user: user ? toPublicUser(user) : null,
+    access: {
+      admin: Boolean(user && (hasRole(user, 'admin') || owner)),
+      superadmin: Boolean(user && (hasRole(user, 'superadmin') || owner)),
+      video: Boolean(user && (hasRole(user, 'superadmin') || owner)),
+    },
+    surpriseUrl: env.SURPRISE_URL ?? null,
+  })
+}
+
+function Document({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  )
+}
+
+export default function App() {
+  return (
+    <Document>
+      <SiteHeader />
+      <main className="page">
+        <Outlet />
+      </main>
+    </Document>
+  )
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  const notFound = isRouteErrorResponse(error) && error.status === 404
+  return (
+    <Document>
+      <SiteHeader />
+      <main className="page">
+        <div className="card center-card">
+          <h1>{notFound ? 'Page not found' : 'Something went wrong'}</h1>
+          <p>
+            {notFound
+              ? 'The page you are looking for does not exist.'
+              : 'An unexpected error occurred. Please try again later.'}
+          </p>
+          <Link className="button" to="/">
+            Go to Homepage
+          </Link>
+        </div>
+      </main>
+    </Document>
+  )
+}

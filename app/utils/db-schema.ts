@@ -1,0 +1,164 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
+
+/** The typed shape of the database, matching migrations/. Columns keep their SQL names. */
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>
+type Timestamp = ColumnType<Date, Date | string, Date | string>
+type Json<T> = ColumnType<T, string | T, string | T>
+
+export type Role = 'user' | 'admin' | 'superadmin'
+export type TaskKind = 'image' | 'video'
+export type TaskStatus = 'queued' | 'processing' | 'completed' | 'failed'
+export type LedgerType = 'earn' | 'spend' | 'purchase' | 'adjustment'
+export type PaymentMethod = 'paypal_me' | 'usdt_trc20' | 'usdt_erc20'
+export type ProofStatus = 'pending' | 'approved' | 'rejected'
+
+export interface UsersTable {
+  id: Generated<string>
+  email: string
+  name: string
+  password_hash: string | null
+  role: Generated<Role>
+  credits: Generated<number>
+  profile_picture: string | null
+  google_id: string | null
+  email_verified: Generated<boolean>
+  is_banned: Generated<boolean>
+  created_at: CreatedAt
+  last_login_at: Timestamp | null
+}
+
+export interface SessionsTable {
+  token_hash: string
+  user_id: string
+  created_at: CreatedAt
+  expires_at: Timestamp
+}
+
+export interface VerificationCodesTable {
+  id: Generated<string>
+  email: string
+  purpose: 'register' | 'reset'
+  code_hash: string
+  attempts: Generated<number>
+  expires_at: Timestamp
+  used_at: Timestamp | null
+  created_at: CreatedAt
+}
+
+export interface RateLimitsTable {
+  key: string
+  hits: number
+  window_ends_at: Timestamp
+}
+
+export interface SystemConfigTable {
+  id: Generated<boolean>
+  new_user_bonus_credits: number
+  image_generation_credit_cost: number
+  video_generation_credit_cost: number
+  fast_video_generation_credit_cost: number
+  updated_at: Generated<Date>
+}
+
+export interface StylesTable {
+  value: string
+  label: string
+  kind: 'gallery' | 'generator'
+  position: Generated<number>
+  created_at: CreatedAt
+}
+
+export interface GenerationTasksTable {
+  id: Generated<string>
+  user_id: string
+  kind: TaskKind
+  source: Generated<'generate' | 'template'>
+  status: Generated<TaskStatus>
+  progress: Generated<number>
+  params: Json<Record<string, unknown>>
+  input_keys: Generated<string[]>
+  result_key: string | null
+  error: string | null
+  credit_cost: number
+  provider: string
+  attempts: Generated<number>
+  created_at: CreatedAt
+  started_at: Timestamp | null
+  finished_at: Timestamp | null
+  expires_at: Timestamp | null
+}
+
+export interface PaymentProofsTable {
+  id: Generated<string>
+  user_id: string
+  payment_method: PaymentMethod
+  transaction_id: string
+  credit_amount: number
+  amount_cents: number
+  note: Generated<string>
+  screenshot_key: string | null
+  status: Generated<ProofStatus>
+  reviewer_id: string | null
+  review_reason: string | null
+  reviewed_at: Timestamp | null
+  created_at: CreatedAt
+}
+
+export interface CreditTransactionsTable {
+  id: Generated<string>
+  user_id: string
+  type: LedgerType
+  amount: number
+  description: string
+  task_id: string | null
+  payment_proof_id: string | null
+  created_at: CreatedAt
+}
+
+export interface InspirationImagesTable {
+  id: Generated<string>
+  name: Generated<string>
+  style: string
+  prompt: Generated<string>
+  template_prompt: Generated<string>
+  other_params: Json<Record<string, string>>
+  image_key: string
+  thumbnail_key: string
+  width: number
+  height: number
+  created_by: string | null
+  created_at: CreatedAt
+}
+
+export interface AnalyticsEventsTable {
+  id: Generated<string>
+  type: string
+  user_id: string | null
+  path: string | null
+  country: string | null
+  city: string | null
+  details: Json<Record<string, unknown>>
+  created_at: CreatedAt
+}
+
+export interface Database {
+  users: UsersTable
+  sessions: SessionsTable
+  verification_codes: VerificationCodesTable
+  rate_limits: RateLimitsTable
+  system_config: SystemConfigTable
+  styles: StylesTable
+  generation_tasks: GenerationTasksTable
+  payment_proofs: PaymentProofsTable
+  credit_transactions: CreditTransactionsTable
+  inspiration_images: InspirationImagesTable
+  analytics_events: AnalyticsEventsTable
+}
+
+export type User = Selectable<UsersTable>
+export type NewUser = Insertable<UsersTable>
+export type GenerationTask = Selectable<GenerationTasksTable>
+export type PaymentProof = Selectable<PaymentProofsTable>
+export type InspirationImage = Selectable<InspirationImagesTable>
+export type SystemConfig = Selectable<SystemConfigTable>

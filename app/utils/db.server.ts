@@ -1,0 +1,49 @@
+import { Kysely, PostgresDialect, type Transaction } from 'kysely'
+import pg from 'pg'
+import type { Database } from './db-schema.ts'
+import { EnvError, getEnv } from './env.server.ts'
+
+// Answer bigint ids and counts as numbers (they stay far below 2^53 here).
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
+
+export type DB = Kysely<Database>
+export type Tx = Transaction<Database>
+
+export function createPool(connectionString: string, max = 10) {
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 5_000 })
+  // An idle client losing its connection (database restart) must not crash the process.
+  pool.on('error', (error) => console.error('[db] idle client error:', error.message))
+  pool.on('connect', (client) => client.on('error', (error) => console.error('[db] client error:', error.message)))
+  return pool
+}
+
+export function createDb(pool: pg.Pool): DB {
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+}
+
+let shared: { pool: pg.Pool; db: DB } | undefined
+
+function connect() {
+  const url = getEnv().DATABASE_URL
+  if (!url) throw new EnvError('DATABASE_URL is not set (npm start provides an embedded database; elsewhere set it)')
+  const pool = createPool(url)
+  return { pool, db: createDb(pool) }
+}
+
+/** The process-wide database handle, opened on first use. */
+export function getDb(): DB {
+  shared ??= connect()
+  return shared.db
+}
+
+export function getPool(): pg.Pool {
+  shared ??= connect()
+  return shared.pool
+}
+
+export async function closeDb() {
+  if (!shared) return
+  const { db } = shared
+  shared = undefined
+  await db.destroy()
+}

@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { z } from 'zod'
+
+const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value)
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional())
+const optionalUrl = z.preprocess(emptyToUndefined, z.string().url().optional())
+const optionalEmail = z.preprocess(emptyToUndefined, z.string().email().toLowerCase().optional())
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback)
+const onOff = (fallback: 'on' | 'off') =>
+  z.preprocess(
+    (value) => (typeof value === 'string' ? value.toLowerCase() : value),
+    z.enum(['on', 'off']).default(fallback),
+  )
+
+/** Every environment variable the app reads; README documents each one. */
+const schema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    DATA_DIR: z.string().min(1).default('./.data'),
+    DATABASE_URL: optionalUrl,
+    SESSION_SECRET: optionalString,
+    PUBLIC_URL: optionalUrl,
+    ADMIN_EMAIL: optionalEmail,
+    ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(6).optional()),
+    OWNER_EMAIL: optionalEmail,
+    WORKER_CONCURRENCY: positiveInt(2),
+    WORKER_SHUTDOWN_GRACE_MS: positiveInt(30_000),
+    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+
+    EMAIL_VERIFICATION: onOff('off'),
+    SMTP_URL: optionalUrl,
+    MAIL_FROM: z.string().default('Pawtrait <no-reply@pawtrait.local>'),
+    CONTACT_EMAIL: z.string().default('support@pawtrait.local'),
+
+    GOOGLE_CLIENT_ID: optionalString,
+    GOOGLE_CLIENT_SECRET: optionalString,
+    GOOGLE_AUTHORIZATION_URL: z.string().url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+    GOOGLE_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
+    GOOGLE_USERINFO_URL: z.string().url().default('https://www.googleapis.com/oauth2/v3/userinfo'),
+
+    STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+    S3_BUCKET: optionalString,
+    S3_ENDPOINT: optionalUrl,
+    S3_REGION: z.string().default('auto'),
+    S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
+    AWS_ACCESS_KEY_ID: optionalString,
+    AWS_SECRET_ACCESS_KEY: optionalString,
+
+    IMAGE_PROVIDER: z.enum(['local', 'openai', 'gemini']).default('local'),
+    VIDEO_PROVIDER: z.enum(['local', 'veo']).default('local'),
+    OPENAI_API_KEY: optionalString,
+    OPENAI_BASE_URL: z.string().url().default('https://api.openai.com/v1'),
+    OPENAI_IMAGE_MODEL: z.string().default('gpt-image-1'),
+    GEMINI_API_KEY: optionalString,
+    GEMINI_BASE_URL: z.string().url().default('https://generativelanguage.googleapis.com'),
+    GEMINI_IMAGE_MODEL: z.string().default('gemini-2.5-flash-image'),
+    VEO_MODEL: z.string().default('veo-3.0-generate-001'),
+    VEO_FAST_MODEL: z.string().default('veo-3.0-fast-generate-001'),
+    PROVIDER_TIMEOUT_MS: positiveInt(120_000),
+    FFMPEG_PATH: optionalString,
+
+    USDT_TRC20_ADDRESS: z.string().default(''),
+    USDT_ERC20_ADDRESS: z.string().default(''),
+    PAYPAL_ME_URL: z.string().default(''),
+    SURPRISE_URL: optionalUrl,
+    SOCIAL_LINKS: z.string().default(''),
+  })
+  .superRefine((value, ctx) => {
+    if (value.NODE_ENV === 'production' && !value.SESSION_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required in production' })
+    }
+    if (value.STORAGE_DRIVER === 's3' && !value.S3_BUCKET) {
+      ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE_DRIVER=s3' })
+    }
+    if (value.IMAGE_PROVIDER === 'openai' && !value.OPENAI_API_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['OPENAI_API_KEY'], message: 'is required when IMAGE_PROVIDER=openai' })
+    }
+    const needsGemini = value.IMAGE_PROVIDER === 'gemini' || value.VIDEO_PROVIDER === 'veo'
+    if (needsGemini && !value.GEMINI_API_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['GEMINI_API_KEY'],
+        message: 'is required for the gemini and veo providers',
+      })
+    }
+  })
+
+export type Env = z.infer<typeof schema> & { SESSION_SECRET: string; DATA_DIR: string }
+
+export class EnvError extends Error {}
+
+/** Tigris on Fly sets these names; accept them as aliases of ours. */
+type RawEnv = Record<string, string | undefined>
+
+function withAliases(source: RawEnv): RawEnv {
+  return {
+    ...source,
+    S3_BUCKET: source.S3_BUCKET || source.BUCKET_NAME,
+    S3_ENDPOINT: source.S3_ENDPOINT || source.AWS_ENDPOINT_URL_S3,
+    S3_REGION: source.S3_REGION || source.AWS_REGION,
+  }
+}
+
+export function parseEnv(source: RawEnv = process.env): Env {
+  const result = schema.safeParse(withAliases(source))
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
+    throw new EnvError(`Invalid environment configuration:\n${lines.join('\n')}`)
+  }
+  const dataDir = path.resolve(result.data.DATA_DIR)
+  return {
+    ...result.data,
+    DATA_DIR: dataDir,
+    SESSION_SECRET: result.data.SESSION_SECRET ?? localSessionSecret(dataDir),
+  }
+}
+
+/** Outside production a secret is generated once and kept under DATA_DIR, so sessions survive restarts. */
+function localSessionSecret(dataDir: string) {
+  const file = path.join(dataDir, 'session-secret')
+  try {
+    return fs.readFileSync(file, 'utf8').trim()
+  } catch {
+    fs.mkdirSync(dataDir, { recursive: true })
+    const secret = randomBytes(32).toString('hex')
+    fs.writeFileSync(file, secret, { mode: 0o600 })
+    return secret
+  }
+}
+
+let cached: Env | undefined
+
+/** The validated environment, parsed on first use. */
+export function getEnv(): Env {
+  cached ??= parseEnv()
+  return cached
+}

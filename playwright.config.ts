@@ -1,0 +1,55 @@
+import { defineConfig, devices } from '@playwright/test'
+
+/**
+ * End-to-end tests drive Debian's Chromium against the built app, started the way `npm start`
+ * starts it (embedded PostgreSQL, migrations, web and worker) in a throwaway data folder.
+ * E2E_PORT lets several runs share a machine.
+ */
+const port = Number(process.env.E2E_PORT ?? 3100)
+export const e2eAdmin = { email: 'admin@pawtrait.test', password: 'admin-password' }
+const dataDir = `tests/.tmp/e2e-${port}`
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: process.env.CI ? 'list' : [['list']],
+  use: {
+    baseURL: `http://localhost:${port}`,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-gpu',
+      ],
+    },
+  },
+  projects: [
+    { name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined } },
+    { name: 'phone', use: { ...devices['Pixel 7'] }, grep: /@phone/ },
+  ],
+  webServer: {
+    command: `rm -rf ${dataDir} && node scripts/start.ts`,
+    url: `http://localhost:${port}/healthz`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      PUBLIC_URL: `http://localhost:${port}`,
+      ADMIN_EMAIL: e2eAdmin.email,
+      ADMIN_PASSWORD: e2eAdmin.password,
+      EMAIL_VERIFICATION: 'off',
+      WORKER_CONCURRENCY: '2',
+    },
+  },
+})

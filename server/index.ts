@@ -1,0 +1,42 @@
+// The web process: serves the Remix app, its /api resource routes, static assets and media.
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createRequestHandler } from '@remix-run/express'
+import type { ServerBuild } from '@remix-run/node'
+import compression from 'compression'
+import express from 'express'
+import { getEnv } from '#app/utils/env.server.ts'
+import { exitOnStartupError } from '#app/utils/startup.server.ts'
+import { rejectCrossSiteRequests } from './csrf.ts'
+
+const root = path.resolve(fileURLToPath(import.meta.url), '../..')
+
+try {
+  const env = getEnv()
+  const build = (await import(path.join(root, 'build/index.js'))) as ServerBuild
+
+  const app = express()
+  app.disable('x-powered-by')
+  app.set('trust proxy', true)
+  app.use(compression())
+  // Fingerprinted bundles can be cached forever; other public files for an hour.
+  app.use('/build', express.static(path.join(root, 'public/build'), { immutable: true, maxAge: '1y' }))
+  app.use(express.static(path.join(root, 'public'), { maxAge: '1h' }))
+  app.use(rejectCrossSiteRequests(env.PUBLIC_URL))
+  app.all('*', createRequestHandler({ build, mode: env.NODE_ENV }))
+
+  const server = app.listen(env.PORT, () => {
+    console.log(`[web] Pawtrait is running at ${env.PUBLIC_URL ?? `http://localhost:${env.PORT}`}`)
+  })
+
+  const stop = (signal: string) => {
+    console.log(`[web] ${signal}: closing`)
+    server.close(() => process.exit(0))
+    server.closeIdleConnections()
+    setTimeout(() => process.exit(0), 10_000).unref()
+  }
+  process.on('SIGTERM', () => stop('SIGTERM'))
+  process.on('SIGINT', () => stop('SIGINT'))
+} catch (error) {
+  exitOnStartupError(error)
+}

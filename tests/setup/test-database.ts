@@ -1,0 +1,28 @@
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import { afterAll, inject } from 'vitest'
+
+/**
+ * Before each test file: a fresh database copied from the migrated template, exported as
+ * DATABASE_URL before any app module reads the environment.
+ */
+const serverUrl = inject('databaseServerUrl')
+const name = `pawtrait_test_${randomBytes(6).toString('hex')}`
+
+const admin = new pg.Client({ connectionString: `${serverUrl}/postgres` })
+await admin.connect()
+await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}`)
+await admin.end()
+
+process.env.DATABASE_URL = `${serverUrl}/${name}`
+process.env.NODE_ENV = 'test'
+process.env.DATA_DIR ??= `${process.cwd()}/tests/.tmp/data`
+
+afterAll(async () => {
+  const { closeDb } = await import('#app/utils/db.server.ts')
+  await closeDb()
+  const cleanup = new pg.Client({ connectionString: `${serverUrl}/postgres` })
+  await cleanup.connect()
+  await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+  await cleanup.end()
+})

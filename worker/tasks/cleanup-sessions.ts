@@ -1,0 +1,9 @@
+import type { Task } from 'graphile-worker'
+import { deleteExpiredSessions } from '#app/models/session.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+
+/** Daily: removes expired sessions (and with them, nothing a user could still use). */
+export const cleanupSessions: Task = async (_payload, helpers) => {
+  const removed = await deleteExpiredSessions(getDb())
+  helpers.logger.info(`removed ${removed} expired session(s)`)
+}
