@@ -1,0 +1,37 @@
+# syntax=docker/dockerfile:1
+# Multi-stage build: install and build with dev dependencies, ship only what runs.
+
+FROM node:24-slim AS base
+ENV NODE_ENV=production
+WORKDIR /app
+
+FROM base AS deps
+COPY package.json package-lock.json ./
+RUN npm ci --include=dev --no-audit --no-fund
+
+FROM base AS production-deps
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+
+FROM deps AS build
+COPY . .
+RUN npm run build
+
+FROM base
+# ffmpeg renders the offline provider's videos; ca-certificates for the AI providers' HTTPS.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends ffmpeg ca-certificates \
+  && rm -rf /var/lib/apt/lists/*
+ENV FFMPEG_PATH=/usr/bin/ffmpeg
+COPY --from=production-deps /app/node_modules ./node_modules
+COPY --from=build /app/build ./build
+COPY --from=build /app/public ./public
+COPY package.json ./
+COPY app ./app
+COPY worker ./worker
+COPY server ./server
+COPY scripts ./scripts
+COPY migrations ./migrations
+USER node
+EXPOSE 3000
+CMD ["node", "server/index.ts"]
