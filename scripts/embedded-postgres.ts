@@ -112,9 +112,10 @@ function readOrCreate(file: string, make: () => string) {
 
 /**
  * Starts PostgreSQL with its cluster in `folder` (created on first use, reused afterwards) and
- * answers the URL of database `database` (created when missing) and a stop function.
+ * answers the URL of database `database` (created when missing) and a stop function. Without a
+ * `port`, a free one is picked.
  */
-export async function startEmbeddedPostgres(folder: string, database = 'pawtrait') {
+export async function startEmbeddedPostgres(folder: string, database = 'pawtrait', port?: number) {
   fs.mkdirSync(folder, { recursive: true })
   fs.chmodSync(folder, 0o755) // the postgres user must be able to reach its cluster inside
   const bin = await binaries()
@@ -123,9 +124,9 @@ export async function startEmbeddedPostgres(folder: string, database = 'pawtrait
   const password = readOrCreate(path.join(folder, 'password'), () => randomBytes(16).toString('hex'))
   if (!fs.existsSync(path.join(clusterDir, 'PG_VERSION'))) await initCluster(bin, clusterDir, password, owner)
 
-  const port = await freePort()
-  const postmaster = await launchPostmaster(bin, clusterDir, port, owner)
-  const serverUrl = `postgres://postgres:${password}@127.0.0.1:${port}`
+  const listenPort = port ?? (await freePort())
+  const postmaster = await launchPostmaster(bin, clusterDir, listenPort, owner)
+  const serverUrl = `postgres://postgres:${password}@127.0.0.1:${listenPort}`
 
   const client = new pg.Client({ connectionString: `${serverUrl}/postgres` })
   await client.connect()

@@ -1,0 +1,112 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { buffer as readBody } from 'node:stream/consumers'
+
+/**
+ * A local S3-compatible server for tests: path-style object PUT, GET (with a single byte range),
+ * HEAD, DELETE and the multi-object delete POST /<bucket>?delete, answering errors as S3 does
+ * (XML bodies such as NoSuchKey). It checks that requests are SigV4-signed, not the signature.
+ */
+export type FakeS3 = {
+  endpoint: string
+  /** bucket -> key -> object, for assertions. */
+  buckets: Map<string, Map<string, StoredObject>>
+  close(): Promise<void>
+}
+
+type StoredObject = { body: Buffer; contentType: string }
+
+export async function startFakeS3(): Promise<FakeS3> {
+  const buckets = new Map<string, Map<string, StoredObject>>()
+  const bucket = (name: string) => buckets.get(name) ?? buckets.set(name, new Map()).get(name)!
+
+  const server = http.createServer(async (req, res) => {
+    try {
+      if (!req.headers.authorization?.startsWith('AWS4-HMAC-SHA256 ')) {
+        return sendError(res, 403, 'AccessDenied', 'Missing AWS4-HMAC-SHA256 signature')
+      }
+      const url = new URL(req.url ?? '/', 'http://fake-s3')
+      const [bucketName, ...keyParts] = url.pathname.slice(1).split('/').map(decodeURIComponent)
+      const key = keyParts.join('/')
+      const objects = bucket(bucketName)
+      const body = await readBody(req)
+
+      if (req.method === 'POST' && url.searchParams.has('delete')) {
+        const keys = [...body.toString('utf8').matchAll(/<Key>([^<]*)<\/Key>/g)].map((m) => unescapeXml(m[1]))
+        keys.forEach((k) => objects.delete(k))
+        const quiet = /<Quiet>true<\/Quiet>/.test(body.toString('utf8'))
+        const deleted = quiet ? '' : keys.map((k) => `<Deleted><Key>${escapeXml(k)}</Key></Deleted>`).join('')
+        return sendXml(
+          res,
+          200,
+          `<DeleteResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">${deleted}</DeleteResult>`,
+        )
+      }
+      if (!key) return sendError(res, 400, 'InvalidRequest', 'Only object operations are supported')
+
+      switch (req.method) {
+        case 'PUT':
+          objects.set(key, { body, contentType: req.headers['content-type'] ?? 'binary/octet-stream' })
+          return res.writeHead(200, { ETag: '"fake"' }).end()
+        case 'DELETE':
+          objects.delete(key)
+          return res.writeHead(204).end()
+        case 'GET':
+        case 'HEAD': {
+          const object = objects.get(key)
+          if (object) return sendObject(req, res, object)
+          // S3 answers HEAD errors without a body.
+          if (req.method === 'HEAD') return res.writeHead(404).end()
+          return sendError(res, 404, 'NoSuchKey', 'The specified key does not exist.')
+        }
+        default:
+          return sendError(res, 405, 'MethodNotAllowed', `${req.method} is not supported`)
+      }
+    } catch (error) {
+      sendError(res, 500, 'InternalError', String(error))
+    }
+  })
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    buckets,
+    close: () => new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+  }
+}
+
+function sendObject(req: http.IncomingMessage, res: http.ServerResponse, object: StoredObject) {
+  const size = object.body.length
+  const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '')
+  const headers = { 'Content-Type': object.contentType, ETag: '"fake"', 'Accept-Ranges': 'bytes' }
+  if (!range) {
+    res.writeHead(200, { ...headers, 'Content-Length': size })
+    return res.end(req.method === 'HEAD' ? undefined : object.body)
+  }
+  const start = Number(range[1])
+  const end = range[2] === '' ? size - 1 : Math.min(Number(range[2]), size - 1)
+  if (start >= size) return sendError(res, 416, 'InvalidRange', 'The requested range is not satisfiable')
+  const part = object.body.subarray(start, end + 1)
+  res.writeHead(206, { ...headers, 'Content-Length': part.length, 'Content-Range': `bytes ${start}-${end}/${size}` })
+  res.end(req.method === 'HEAD' ? undefined : part)
+}
+
+function sendError(res: http.ServerResponse, status: number, code: string, message: string) {
+  sendXml(res, status, `<Error><Code>${code}</Code><Message>${escapeXml(message)}</Message></Error>`)
+}
+
+function sendXml(res: http.ServerResponse, status: number, xml: string) {
+  const body = `<?xml version="1.0" encoding="UTF-8"?>\n${xml}`
+  res.writeHead(status, { 'Content-Type': 'application/xml', 'Content-Length': Buffer.byteLength(body) })
+  res.end(body)
+}
+
+const xmlEntities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }
+
+const escapeXml = (text: string) => text.replace(/[&<>"']/g, (char) => xmlEntities[char])
+
+const unescapeXml = (text: string) =>
+  text.replace(/&(amp|lt|gt|quot|apos);/g, (entity) =>
+    Object.keys(xmlEntities).find((char) => xmlEntities[char] === entity)!,
+  )
