@@ -12,7 +12,7 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3'
-import { getEnv } from './env.server.ts'
+import { type Env, getEnv } from './env.server.ts'
 
 /**
  * Media objects (uploads, avatars, payment screenshots, templates, generated images and videos).
@@ -206,36 +206,21 @@ function nullWhenNotFound(error: { $metadata?: { httpStatusCode?: number } }): n
   throw error
 }
 
-/** The environment variables storage reads; Tigris on Fly sets the aliased names. */
-export type StorageEnv = {
-  STORAGE_DRIVER?: string
-  DATA_DIR?: string
-  S3_BUCKET?: string
-  BUCKET_NAME?: string
-  S3_ENDPOINT?: string
-  AWS_ENDPOINT_URL_S3?: string
-  S3_REGION?: string
-  AWS_REGION?: string
-  S3_FORCE_PATH_STYLE?: string
-  AWS_ACCESS_KEY_ID?: string
-  AWS_SECRET_ACCESS_KEY?: string
-}
+/** The environment variables storage reads (env.server.ts already maps Tigris's names onto these). */
+export type StorageEnv = Pick<
+  Env,
+  'STORAGE_DRIVER' | 'DATA_DIR' | 'S3_BUCKET' | 'S3_ENDPOINT' | 'S3_REGION' | 'S3_FORCE_PATH_STYLE' | 'AWS_ACCESS_KEY_ID' | 'AWS_SECRET_ACCESS_KEY'
+>
 
 export function createStorageFromEnv(env: StorageEnv): MediaStorage {
-  const driver = env.STORAGE_DRIVER || 'local'
-  if (driver === 'local') {
-    if (!env.DATA_DIR) throw new Error('DATA_DIR is required for STORAGE_DRIVER=local')
-    return createLocalStorage(path.resolve(env.DATA_DIR, 'media'))
-  }
-  if (driver !== 's3') throw new Error(`Unknown STORAGE_DRIVER: ${driver} (expected local or s3)`)
-
-  const bucket = env.S3_BUCKET || env.BUCKET_NAME
-  if (!bucket) throw new Error('S3_BUCKET (or BUCKET_NAME) is required for STORAGE_DRIVER=s3')
+  if (env.STORAGE_DRIVER === 'local') return createLocalStorage(path.resolve(env.DATA_DIR, 'media'))
+  const bucket = env.S3_BUCKET
+  if (!bucket) throw new Error('S3_BUCKET is required for STORAGE_DRIVER=s3')
   const { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey } = env
   return createS3Storage({
     bucket,
-    endpoint: env.S3_ENDPOINT || env.AWS_ENDPOINT_URL_S3 || undefined,
-    region: env.S3_REGION || env.AWS_REGION || 'auto',
+    endpoint: env.S3_ENDPOINT,
+    region: env.S3_REGION,
     forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
     // Without explicit keys the SDK's default chain (instance roles, profiles) applies.
     credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,

@@ -11,6 +11,7 @@ import {
   isValidMediaKey,
   mediaKey,
 } from '#app/utils/storage.server.ts'
+import { parseEnv } from '#app/utils/env.server.ts'
 import type { FakeS3 } from '#tests/fakes/s3.ts'
 import { startFakeS3 } from '#tests/fakes/s3.ts'
 
@@ -106,7 +107,7 @@ function describeDriver(name: string, setup: () => Promise<{ storage: MediaStora
 describeDriver('local driver', async () => {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'pawtrait-storage-'))
   return {
-    storage: createStorageFromEnv({ DATA_DIR: dataDir }),
+    storage: createStorageFromEnv(parseEnv({ DATA_DIR: dataDir })),
     async teardown() {
       await fs.rm(dataDir, { recursive: true, force: true })
     },
@@ -116,14 +117,18 @@ describeDriver('local driver', async () => {
 describeDriver('S3 driver', async () => {
   const s3: FakeS3 = await startFakeS3()
   return {
-    storage: createStorageFromEnv({
-      STORAGE_DRIVER: 's3',
-      BUCKET_NAME: 'media',
-      AWS_ENDPOINT_URL_S3: s3.endpoint,
-      S3_FORCE_PATH_STYLE: 'true',
-      AWS_ACCESS_KEY_ID: 'test',
-      AWS_SECRET_ACCESS_KEY: 'test',
-    }),
+    // Through the real env schema, with the variable names Tigris sets on Fly.
+    storage: createStorageFromEnv(
+      parseEnv({
+        DATA_DIR: 'tests/.tmp/data',
+        STORAGE_DRIVER: 's3',
+        BUCKET_NAME: 'media',
+        AWS_ENDPOINT_URL_S3: s3.endpoint,
+        S3_FORCE_PATH_STYLE: 'true',
+        AWS_ACCESS_KEY_ID: 'test',
+        AWS_SECRET_ACCESS_KEY: 'test',
+      }),
+    ),
     teardown: () => s3.close(),
   }
 })
@@ -161,8 +166,7 @@ test('the S3 driver stores the content type and signs its requests', async () =>
   }
 })
 
-test('createStorageFromEnv explains a missing setting', () => {
-  expect(() => createStorageFromEnv({})).toThrow(/DATA_DIR/)
-  expect(() => createStorageFromEnv({ STORAGE_DRIVER: 's3' })).toThrow(/S3_BUCKET/)
-  expect(() => createStorageFromEnv({ STORAGE_DRIVER: 'ftp', DATA_DIR: '/tmp' })).toThrow(/STORAGE_DRIVER/)
+test('the environment schema explains a missing or wrong storage setting', () => {
+  expect(() => parseEnv({ DATA_DIR: '/tmp', STORAGE_DRIVER: 's3' })).toThrow(/S3_BUCKET/)
+  expect(() => parseEnv({ DATA_DIR: '/tmp', STORAGE_DRIVER: 'ftp' })).toThrow(/STORAGE_DRIVER/)
 })
