@@ -15,6 +15,7 @@ import { SiteHeader } from '#app/components/site-header.tsx'
 import { toPublicUser } from '#app/models/user.server.ts'
 import { getOptionalUser, hasRole, isOwner } from '#app/utils/auth.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
+import { seo } from '#app/utils/seo.ts'
 import stylesheet from '#app/styles/app.css'
 
 export const links: LinksFunction = () => [
@@ -22,10 +23,8 @@ export const links: LinksFunction = () => [
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
 
-export const meta: MetaFunction = () => [
-  { title: 'Pawtrait — AI pet portraits' },
-  { name: 'description', content: 'Turn your pet photos into AI-generated portraits and videos.' },
-]
+export const meta: MetaFunction = () =>
+  seo({ title: 'AI pet portraits', description: 'Turn your pet photos into AI-generated portraits and videos.' })
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request)

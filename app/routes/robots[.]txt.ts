@@ -1,0 +1,18 @@
+import { getEnv } from '#app/utils/env.server.ts'
+import { siteOrigin } from '#app/utils/site-origin.server.ts'
+
+export async function loader({ request }: { request: Request }) {
+  const origin = siteOrigin(request, getEnv().PUBLIC_URL)
+  const lines = [
+    'User-agent: *',
+    'Allow: /',
+    'Disallow: /api/',
+    'Disallow: /payment-review',
+    'Disallow: /user-management',
+    'Disallow: /analytics',
+    `Sitemap: ${origin}/sitemap.xml`,
+  ]
+  return new Response(lines.join('\n') + '\n', {
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'public, max-age=3600' },
+  })
+}

@@ -1,0 +1,14 @@
+import { getEnv } from '#app/utils/env.server.ts'
+import { siteOrigin } from '#app/utils/site-origin.server.ts'
+
+/** The public pages worth indexing; account and admin pages stay out. */
+const publicPaths = ['/', '/inspiration', '/generate', '/contact', '/login', '/register']
+
+export async function loader({ request }: { request: Request }) {
+  const origin = siteOrigin(request, getEnv().PUBLIC_URL)
+  const urls = publicPaths.map((path) => `  <url><loc>${origin}${path}</loc></url>`).join('\n')
+  const body = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`
+  return new Response(body, {
+    headers: { 'Content-Type': 'application/xml; charset=utf-8', 'Cache-Control': 'public, max-age=3600' },
+  })
+}
