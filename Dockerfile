@@ -18,9 +18,9 @@ COPY . .
 RUN npm run build
 
 FROM base
-# ffmpeg renders the offline provider's videos; ca-certificates for the AI providers' HTTPS.
+# ffmpeg renders the offline videos, fonts-dejavu draws their captions; ca-certificates for HTTPS.
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends ffmpeg ca-certificates \
+  && apt-get install -y --no-install-recommends ffmpeg ca-certificates fonts-dejavu-core \
   && rm -rf /var/lib/apt/lists/*
 ENV FFMPEG_PATH=/usr/bin/ffmpeg
 COPY --from=production-deps /app/node_modules ./node_modules
