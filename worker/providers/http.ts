@@ -1,0 +1,152 @@
+/**
+ * HTTP plumbing shared by the remote providers (OpenAI, Gemini, and Veo for video):
+ *
+ * - `requestJson` / `requestBytes` send one request with a time limit that also covers reading the
+ *   body, and turn timeouts, network failures and cancellation into retryable ProviderErrors;
+ * - `errorForStatus` turns an unsuccessful HTTP status into a ProviderError (429, 408 and 5xx are
+ *   retryable, other statuses are final) with a message a user can read;
+ * - `apiErrorMessage` reads the `{ error: { message } }` body both OpenAI and Google APIs answer with;
+ * - `refusalError` is the final error for a content-policy refusal;
+ * - `redact` keeps API keys out of anything that might reach a user or a log.
+ *
+ * Provider-specific meaning (a content-policy refusal hidden in a 400, say) is decided by the
+ * adapter before it falls back to `errorForStatus`.
+ */
+import { ProviderError } from './types.ts'
+
+export interface HttpCallOptions {
+  /** Human name of the remote service, used in error messages ("OpenAI"). */
+  service: string
+  timeoutMs: number
+  /** The job's signal: aborted when the worker shuts down. */
+  signal: AbortSignal
+  /** Values that must never appear in an error message (API keys). */
+  secrets: string[]
+}
+
+export interface JsonAnswer {
+  status: number
+  ok: boolean
+  /** Parsed JSON, or undefined when the body was empty or not JSON. */
+  body: unknown
+  /** The raw body, for messages when it was not JSON. */
+  text: string
+}
+
+export interface BytesAnswer {
+  status: number
+  ok: boolean
+  bytes: Buffer
+  contentType: string
+}
+
+export function requestJson(url: string, init: RequestInit, options: HttpCallOptions): Promise<JsonAnswer> {
+  return withTimeLimit(url, init, options, async (response) => {
+    const text = await response.text()
+    return { status: response.status, ok: response.ok, body: parseJson(text), text }
+  })
+}
+
+export function requestBytes(url: string, init: RequestInit, options: HttpCallOptions): Promise<BytesAnswer> {
+  return withTimeLimit(url, init, options, async (response) => ({
+    status: response.status,
+    ok: response.ok,
+    bytes: Buffer.from(await response.arrayBuffer()),
+    contentType: response.headers.get('content-type') ?? '',
+  }))
+}
+
+/** 408, 429 and 5xx are worth retrying later; every other failure status is final. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500
+}
+
+/**
+ * A ProviderError for an unsuccessful answer. `detail` is the service's own explanation (from its
+ * error body), shown to the user only for final errors where it helps them fix the request.
+ */
+export function errorForStatus(status: number, detail: string, options: HttpCallOptions): ProviderError {
+  const message = statusMessage(status, options.service, shorten(redact(detail, options.secrets)))
+  return new ProviderError(message, { retryable: isRetryableStatus(status), status })
+}
+
+function statusMessage(status: number, service: string, detail: string): string {
+  if (status === 429) return `${service} is receiving too many requests right now (HTTP 429).`
+  if (status >= 500) return `${service} is temporarily unavailable (HTTP ${status}).`
+  if (status === 408) return `${service} timed out handling the request (HTTP 408).`
+  if (status === 401 || status === 403) {
+    return `${service} refused this server's credentials (HTTP ${status}); an administrator must check the API key.`
+  }
+  return `${service} rejected the request (HTTP ${status})${detail ? `: ${detail}` : '.'}`
+}
+
+/** The service's explanation from an `{ error: { message } }` body; '' when there is none. */
+export function apiErrorMessage(answer: JsonAnswer): string {
+  const error = isRecord(answer.body) ? answer.body.error : undefined
+  return isRecord(error) && typeof error.message === 'string' ? error.message : ''
+}
+
+/** A content-policy refusal: final, and worded so the user knows what to change. */
+export function refusalError(service: string, what: 'image' | 'video', status?: number): ProviderError {
+  return new ProviderError(
+    `${service} declined to create this ${what} because of its content rules. Try a different photo or description.`,
+    { retryable: false, status },
+  )
+}
+
+/** Replaces every secret (and anything shaped like an OpenAI key) with a placeholder. */
+export function redact(text: string, secrets: string[]): string {
+  let result = text
+  for (const secret of secrets) {
+    if (secret) result = result.split(secret).join('[redacted]')
+  }
+  return result.replace(/\bsk-[A-Za-z0-9_*-]{6,}/g, '[redacted]')
+}
+
+async function withTimeLimit<T>(
+  url: string,
+  init: RequestInit,
+  options: HttpCallOptions,
+  read: (response: Response) => Promise<T>,
+): Promise<T> {
+  const timeout = AbortSignal.timeout(options.timeoutMs)
+  const signal = AbortSignal.any([options.signal, timeout])
+  try {
+    // Reading the body stays under the same signal, so a stalled download times out too.
+    return await read(await fetch(url, { ...init, signal }))
+  } catch (error) {
+    if (timeout.aborted) {
+      throw new ProviderError(`${options.service} did not answer within ${formatSeconds(options.timeoutMs)}.`, {
+        retryable: true,
+        cause: error,
+      })
+    }
+    if (options.signal.aborted) {
+      throw new ProviderError(`The request to ${options.service} was interrupted.`, { retryable: true, cause: error })
+    }
+    throw new ProviderError(`${options.service} could not be reached.`, { retryable: true, cause: error })
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** One line, at most `max` characters. */
+export function shorten(text: string, max = 300): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim()
+  return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine
+}
+
+function formatSeconds(ms: number): string {
+  const seconds = ms / 1000
+  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`
+}

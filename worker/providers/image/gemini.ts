@@ -1,0 +1,150 @@
+/**
+ * Google Gemini image generation (generateContent with the IMAGE response modality): the prompt and
+ * the images travel inline as base64 parts; the picture comes back as an inline-data part.
+ * A blocked request is not an HTTP error here: it is a 200 without an image, explained by
+ * `promptFeedback.blockReason` or the candidate's `finishReason`.
+ */
+import { z } from 'zod'
+import { apiErrorMessage, errorForStatus, refusalError, requestJson, shorten } from '../http.ts'
+import type { HttpCallOptions } from '../http.ts'
+import { ProviderError } from '../types.ts'
+import type { GeneratedMedia, ImageProvider, ImageRequest } from '../types.ts'
+import { imageFromBase64, petPhoto } from './image-bytes.ts'
+
+export interface GeminiImageConfig {
+  apiKey: string
+  /** Default https://generativelanguage.googleapis.com */
+  baseUrl?: string
+  /** Default gemini-2.5-flash-image */
+  model?: string
+  /** Default 120 000 ms. */
+  timeoutMs?: number
+}
+
+const SERVICE = 'Gemini'
+
+/** Finish reasons that mean the content rules stopped the image. */
+const REFUSAL_FINISH_REASONS = new Set([
+  'SAFETY',
+  'IMAGE_SAFETY',
+  'PROHIBITED_CONTENT',
+  'IMAGE_PROHIBITED_CONTENT',
+  'BLOCKLIST',
+  'SPII',
+  'RECITATION',
+  'IMAGE_RECITATION',
+])
+
+// The REST API answers in camelCase; some proxies pass snake_case through, so accept both.
+const inlineDataSchema = z.object({
+  data: z.string(),
+  mimeType: z.string().optional(),
+  mime_type: z.string().optional(),
+})
+
+const answerSchema = z.object({
+  candidates: z
+    .array(
+      z.object({
+        content: z
+          .object({
+            parts: z
+              .array(
+                z.object({
+                  text: z.string().optional(),
+                  inlineData: inlineDataSchema.optional(),
+                  inline_data: inlineDataSchema.optional(),
+                }),
+              )
+              .default([]),
+          })
+          .optional(),
+        finishReason: z.string().optional(),
+      }),
+    )
+    .default([]),
+  promptFeedback: z.object({ blockReason: z.string().optional() }).optional(),
+})
+
+type Answer = z.infer<typeof answerSchema>
+
+export function createGeminiImageProvider(config: GeminiImageConfig): ImageProvider {
+  const baseUrl = (config.baseUrl ?? 'https://generativelanguage.googleapis.com').replace(/\/+$/, '')
+  const model = config.model ?? 'gemini-2.5-flash-image'
+  const endpoint = `${baseUrl}/v1beta/models/${encodeURIComponent(model)}:generateContent`
+  const timeoutMs = config.timeoutMs ?? 120_000
+
+  return {
+    name: 'gemini',
+    async generate(request, context) {
+      petPhoto(request)
+      const http: HttpCallOptions = { service: SERVICE, timeoutMs, signal: context.signal, secrets: [config.apiKey] }
+      await context.onProgress(10)
+      const answer = await requestJson(
+        endpoint,
+        {
+          method: 'POST',
+          headers: { 'x-goog-api-key': config.apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify(requestBody(request)),
+        },
+        http,
+      )
+      if (!answer.ok) throw errorForStatus(answer.status, apiErrorMessage(answer), http)
+
+      const parsed = answerSchema.safeParse(answer.body)
+      if (!parsed.success) {
+        throw new ProviderError(`${SERVICE} returned an answer that could not be understood.`, {
+          retryable: false,
+          status: answer.status,
+        })
+      }
+      const image = imageFromAnswer(parsed.data)
+      await context.onProgress(100)
+      return image
+    },
+  }
+}
+
+function requestBody(request: ImageRequest) {
+  return {
+    contents: [
+      {
+        role: 'user',
+        parts: [
+          { text: request.prompt },
+          ...request.images.map((image) => ({
+            inline_data: { mime_type: image.mimeType, data: image.bytes.toString('base64') },
+          })),
+        ],
+      },
+    ],
+    generationConfig: { responseModalities: ['TEXT', 'IMAGE'] },
+  }
+}
+
+function imageFromAnswer(answer: Answer): GeneratedMedia {
+  const parts = answer.candidates.flatMap((candidate) => candidate.content?.parts ?? [])
+  const inline = parts.map((part) => part.inlineData ?? part.inline_data).find((data) => data !== undefined)
+  if (inline) {
+    const image = imageFromBase64(inline.data)
+    if (image) return image
+    throw new ProviderError(`${SERVICE} answered with image data that is not a picture.`, { retryable: false })
+  }
+
+  const refused =
+    answer.promptFeedback?.blockReason !== undefined ||
+    answer.candidates.some((candidate) => REFUSAL_FINISH_REASONS.has(candidate.finishReason ?? ''))
+  if (refused) throw refusalError(SERVICE, 'image')
+
+  // The model sometimes replies in words only (a question, an excuse): pass its words on.
+  const said = parts
+    .map((part) => part.text?.trim() ?? '')
+    .filter(Boolean)
+    .join(' ')
+  if (said)
+    throw new ProviderError(`${SERVICE} answered without an image: "${shorten(said, 200)}"`, { retryable: false })
+  const reason = answer.candidates[0]?.finishReason
+  throw new ProviderError(`${SERVICE} answered without an image${reason ? ` (finish reason ${reason})` : ''}.`, {
+    retryable: false,
+  })
+}

@@ -1,0 +1,100 @@
+/**
+ * OpenAI Images "edit" API (gpt-image-1 family): the pet photo and any reference images go up as
+ * repeated `image[]` multipart parts with the prompt; the answer carries the result as base64.
+ */
+import { z } from 'zod'
+import { apiErrorMessage, errorForStatus, refusalError, requestJson } from '../http.ts'
+import type { HttpCallOptions, JsonAnswer } from '../http.ts'
+import { ProviderError } from '../types.ts'
+import type { ImageProvider, ImageRequest } from '../types.ts'
+import { imageFromBase64, petPhoto } from './image-bytes.ts'
+
+export interface OpenAiImageConfig {
+  apiKey: string
+  /** Default https://api.openai.com/v1 */
+  baseUrl?: string
+  /** Default gpt-image-1 */
+  model?: string
+  /** Default 120 000 ms; image edits commonly take 30-90 s. */
+  timeoutMs?: number
+  /** Default 1024x1024 */
+  size?: string
+}
+
+const SERVICE = 'OpenAI'
+
+const answerSchema = z.object({ data: z.array(z.object({ b64_json: z.string().min(1) })).min(1) })
+
+const errorBodySchema = z.object({
+  error: z.object({ type: z.string().nullish(), code: z.string().nullish(), message: z.string().nullish() }),
+})
+
+export function createOpenAiImageProvider(config: OpenAiImageConfig): ImageProvider {
+  const endpoint = `${(config.baseUrl ?? 'https://api.openai.com/v1').replace(/\/+$/, '')}/images/edits`
+  const model = config.model ?? 'gpt-image-1'
+  const size = config.size ?? '1024x1024'
+  const timeoutMs = config.timeoutMs ?? 120_000
+
+  return {
+    name: 'openai',
+    async generate(request, context) {
+      petPhoto(request)
+      const http: HttpCallOptions = { service: SERVICE, timeoutMs, signal: context.signal, secrets: [config.apiKey] }
+      await context.onProgress(10)
+      const answer = await requestJson(
+        endpoint,
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${config.apiKey}` },
+          body: editForm(request, model, size),
+        },
+        http,
+      )
+      if (!answer.ok) throw answerError(answer, http)
+
+      const parsed = answerSchema.safeParse(answer.body)
+      const image = parsed.success ? imageFromBase64(parsed.data.data[0].b64_json) : null
+      if (!image) {
+        // Final: the call was billed, and repeating it is unlikely to change the answer's shape.
+        throw new ProviderError(`${SERVICE} answered without a usable image.`, {
+          retryable: false,
+          status: answer.status,
+        })
+      }
+      await context.onProgress(100)
+      return image
+    },
+  }
+}
+
+function editForm(request: ImageRequest, model: string, size: string): FormData {
+  const form = new FormData()
+  form.append('model', model)
+  form.append('prompt', request.prompt)
+  form.append('n', '1')
+  form.append('size', size)
+  request.images.forEach((image, index) => {
+    const extension = image.mimeType.slice('image/'.length)
+    const blob = new Blob([new Uint8Array(image.bytes)], { type: image.mimeType })
+    form.append('image[]', blob, `image-${index + 1}.${extension}`)
+  })
+  return form
+}
+
+function answerError(answer: JsonAnswer, http: HttpCallOptions): ProviderError {
+  const parsed = errorBodySchema.safeParse(answer.body)
+  if (answer.status === 400 && parsed.success && isSafetyRefusal(parsed.data.error)) {
+    return refusalError(SERVICE, 'image', answer.status)
+  }
+  return errorForStatus(answer.status, apiErrorMessage(answer), http)
+}
+
+/** gpt-image answers `moderation_blocked`; older models used `content_policy_violation`. */
+function isSafetyRefusal(error: z.infer<typeof errorBodySchema>['error']): boolean {
+  const codes = ['moderation_blocked', 'content_policy_violation']
+  return (
+    codes.includes(error.code ?? '') ||
+    codes.includes(error.type ?? '') ||
+    /safety system|content policy/i.test(error.message ?? '')
+  )
+}
