@@ -1,49 +1,84 @@
-import { Form, Link, NavLink } from '@remix-run/react'
+import { Form, Link, NavLink, useLocation } from '@remix-run/react'
+import { type ReactNode, useEffect, useRef } from 'react'
 import { useRootData } from '#app/utils/root-data.ts'
 
-/** The fixed header: brand, main links, the credits and user menus (plain <details>, so they work without JavaScript). */
+/**
+ * The fixed header: brand, main links, the credits and user menus, the mobile slide-out menu and
+ * the Surprise button. Menus are <details> elements, so they open with a click, Enter or Space and
+ * work without JavaScript; with it they also close on navigation, Escape and outside clicks.
+ */
 export function SiteHeader() {
   const data = useRootData()
   const user = data?.user
+  const access = data?.access
+  const headerRef = useCloseMenusOnNavigation()
+
+  const mainLinks = (
+    <>
+      <NavLink to="/inspiration">Inspiration</NavLink>
+      <NavLink to="/generate">Generate</NavLink>
+      {access?.video ? <NavLink to="/generate-video">Generate Video</NavLink> : null}
+      <NavLink to="/contact">Contact</NavLink>
+    </>
+  )
+  const accountLinks = user ? (
+    <>
+      <Link to="/history">History</Link>
+      <Link to="/profile">Profile</Link>
+      {access?.admin ? <Link to="/update-case">Update Case</Link> : null}
+      {access?.admin ? <Link to="/payment-review">Payment Review</Link> : null}
+      {access?.superadmin ? <Link to="/analytics">Analytics</Link> : null}
+      {access?.superadmin ? <Link to="/user-management">User Management</Link> : null}
+      <Form method="post" action="/logout">
+        <button type="submit" className="link-button">
+          Logout
+        </button>
+      </Form>
+    </>
+  ) : null
+
   return (
-    <header className="site-header">
+    <header className="site-header" ref={headerRef}>
+      <details className="menu mobile-menu">
+        <summary aria-label="Open menu">☰</summary>
+        <nav className="mobile-panel" aria-label="Mobile">
+          <Link to="/">Home</Link>
+          {mainLinks}
+          {user ? (
+            <>
+              <Link to="/credit-history">Credit History</Link>
+              <Link to="/purchase-credits">Purchase Credits</Link>
+              {accountLinks}
+            </>
+          ) : (
+            <>
+              <Link to="/login">Login</Link>
+              <Link to="/register">Register</Link>
+            </>
+          )}
+        </nav>
+      </details>
       <Link to="/" className="brand">
-        🐾 Pawtrait
+        <span aria-hidden>🐾</span> Pawtrait
       </Link>
       <nav className="main-nav" aria-label="Main">
-        <NavLink to="/inspiration">Inspiration</NavLink>
-        <NavLink to="/generate">Generate</NavLink>
-        {data?.access.video ? <NavLink to="/generate-video">Generate Video</NavLink> : null}
-        <NavLink to="/contact">Contact</NavLink>
+        {mainLinks}
       </nav>
       <div className="header-actions">
+        {data?.surpriseUrl ? (
+          <a className="surprise-button" href={data.surpriseUrl} target="_blank" rel="noopener noreferrer">
+            <span aria-hidden>🎁</span> Surprise
+          </a>
+        ) : null}
         {user ? (
           <>
-            <details className="menu">
-              <summary>
-                <span aria-hidden>🪙</span> {user.credits} credits
-              </summary>
-              <div className="menu-panel">
-                <Link to="/credit-history">Credit History</Link>
-                <Link to="/purchase-credits">Purchase Credits</Link>
-              </div>
-            </details>
-            <details className="menu">
-              <summary>{user.name}</summary>
-              <div className="menu-panel">
-                <Link to="/history">History</Link>
-                <Link to="/profile">Profile</Link>
-                {data.access.admin ? <Link to="/update-case">Update Case</Link> : null}
-                {data.access.admin ? <Link to="/payment-review">Payment Review</Link> : null}
-                {data.access.superadmin ? <Link to="/analytics">Analytics</Link> : null}
-                {data.access.superadmin ? <Link to="/user-management">User Management</Link> : null}
-                <Form method="post" action="/logout">
-                  <button type="submit" className="link-button">
-                    Logout
-                  </button>
-                </Form>
-              </div>
-            </details>
+            <HeaderMenu label={`${user.credits} credits`} icon="🪙" className="credits-menu">
+              <Link to="/credit-history">Credit History</Link>
+              <Link to="/purchase-credits">Purchase Credits</Link>
+            </HeaderMenu>
+            <HeaderMenu label={user.name} icon="👤" className="user-menu">
+              {accountLinks}
+            </HeaderMenu>
           </>
         ) : (
           <>
@@ -54,6 +89,51 @@ export function SiteHeader() {
           </>
         )}
       </div>
+      {user ? (
+        <Link to="/credit-history" className="floating-credits" aria-label={`${user.credits} credits: credit history`}>
+          <span aria-hidden>🪙</span> {user.credits}
+        </Link>
+      ) : null}
     </header>
   )
+}
+
+function HeaderMenu({ label, icon, className, children }: { label: string; icon: string; className: string; children: ReactNode }) {
+  return (
+    <details className={`menu ${className}`}>
+      <summary>
+        <span aria-hidden>{icon}</span> {label}
+      </summary>
+      <div className="menu-panel">{children}</div>
+    </details>
+  )
+}
+
+/** Closes open menus when the route changes, on Escape, and on a click outside them. */
+function useCloseMenusOnNavigation() {
+  const ref = useRef<HTMLElement>(null)
+  const location = useLocation()
+  useEffect(() => {
+    ref.current?.querySelectorAll('details[open]').forEach((menu) => menu.removeAttribute('open'))
+  }, [location])
+  useEffect(() => {
+    const closeAll = (except?: Node) =>
+      ref.current?.querySelectorAll('details[open]').forEach((menu) => {
+        if (!except || !menu.contains(except)) menu.removeAttribute('open')
+      })
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return
+      const open = ref.current?.querySelector<HTMLElement>('details[open] > summary')
+      closeAll()
+      open?.focus()
+    }
+    const onClick = (event: MouseEvent) => closeAll(event.target as Node)
+    document.addEventListener('keydown', onKey)
+    document.addEventListener('click', onClick)
+    return () => {
+      document.removeEventListener('keydown', onKey)
+      document.removeEventListener('click', onClick)
+    }
+  }, [])
+  return ref
 }
