@@ -1,0 +1,26 @@
+import { z } from 'zod'
+
+/** The superadmin's settings (spec: each a number at or above 0; whole numbers, as credits are integers). */
+export const systemSettingLabels = {
+  newUserBonusCredits: 'New user bonus credits',
+  imageGenerationCreditCost: 'Image generation cost',
+  videoGenerationCreditCost: 'Video generation cost (Stable)',
+  fastVideoGenerationCreditCost: 'Fast video generation cost',
+} as const
+
+/** Keeps values far inside PostgreSQL's integer range. */
+export const MAX_SETTING_VALUE = 1_000_000
+
+const creditSetting = (label: string) =>
+  z
+    .number({ required_error: `${label} is required`, invalid_type_error: `${label} must be a number` })
+    .int(`${label} must be a whole number`)
+    .min(0, `${label} cannot be negative`)
+    .max(MAX_SETTING_VALUE, `${label} cannot exceed ${MAX_SETTING_VALUE}`)
+
+export const systemSettingsSchema = z.object({
+  newUserBonusCredits: creditSetting(systemSettingLabels.newUserBonusCredits),
+  imageGenerationCreditCost: creditSetting(systemSettingLabels.imageGenerationCreditCost),
+  videoGenerationCreditCost: creditSetting(systemSettingLabels.videoGenerationCreditCost),
+  fastVideoGenerationCreditCost: creditSetting(systemSettingLabels.fastVideoGenerationCreditCost),
+})

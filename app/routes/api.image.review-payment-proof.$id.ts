@@ -1,0 +1,16 @@
+import { json } from '@remix-run/node'
+import { reviewRequestSchema } from '#app/models/payment-rules.ts'
+import { reviewPaymentProof, toPublicProof } from '#app/models/payments.server.ts'
+import { apiHandler, readJson } from '#app/utils/api.server.ts'
+import { requireRole } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+
+export const action = apiHandler(async ({ request, params }) => {
+  const reviewer = await requireRole(request, 'superadmin')
+  const { approved, reason } = reviewRequestSchema.parse(await readJson(request))
+  const proof = await reviewPaymentProof(getDb(), { proofId: params.id ?? '', reviewer, approved, reason })
+  return json({
+    message: approved ? 'Payment proof approved' : 'Payment proof rejected',
+    proof: toPublicProof(proof),
+  })
+})

@@ -1,0 +1,20 @@
+import { parseWithZod } from '@conform-to/zod'
+import { json } from '@remix-run/node'
+import { proofSubmissionSchema } from '#app/models/payment-rules.ts'
+import { PROOF_SUBMITTED_MESSAGE, submitPaymentProof, toPublicProof } from '#app/models/payments.server.ts'
+import { apiHandler } from '#app/utils/api.server.ts'
+import { requireUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { badRequest } from '#app/utils/http.server.ts'
+import { readMultipartForm } from '#app/utils/multipart.server.ts'
+import { getClientIp } from '#app/utils/request.server.ts'
+
+export const action = apiHandler(async ({ request }) => {
+  const user = await requireUser(request)
+  const submission = parseWithZod(await readMultipartForm(request), { schema: proofSubmissionSchema })
+  if (submission.status !== 'success') {
+    throw badRequest(Object.values(submission.error ?? {}).flat()[0] ?? 'Invalid payment proof')
+  }
+  const proof = await submitPaymentProof(getDb(), user, submission.value, getClientIp(request))
+  return json({ message: PROOF_SUBMITTED_MESSAGE, proof: toPublicProof(proof) }, { status: 201 })
+})

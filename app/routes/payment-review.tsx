@@ -1,0 +1,241 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
+import {
+  json,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
+import {
+  Form,
+  isRouteErrorResponse,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  useRouteError,
+} from '@remix-run/react'
+import type { z } from 'zod'
+import { AccessDenied } from '#app/components/access-denied.tsx'
+import { formatUsd, paymentMethodLabels, reviewFormSchema } from '#app/models/payment-rules.ts'
+import { listPendingProofs, reviewPaymentProof, toPublicProof, type PublicProof } from '#app/models/payments.server.ts'
+import { systemSettingLabels, systemSettingsSchema } from '#app/models/system-config-schema.ts'
+import { getSystemConfig, saveSystemConfig } from '#app/models/system-config.server.ts'
+import { hasRole, requireUser } from '#app/utils/auth.server.ts'
+import type { User } from '#app/utils/db-schema.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
+import { seo } from '#app/utils/seo.ts'
+import paymentsStyles from '#app/styles/payments.css'
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: paymentsStyles }]
+
+export const meta: MetaFunction = () =>
+  seo({ title: 'Payment Review', description: 'Review payment proofs and edit the credit costs.' })
+
+const SETTINGS_FORM = 'system-settings'
+
+/** Guests go to /login; signed-in users without the role get a 403 that the ErrorBoundary shows as Access Denied. */
+async function requireSuperadmin(request: Request) {
+  const user = await requireUser(request)
+  if (!hasRole(user, 'superadmin')) throw json({ message: 'Access denied' }, { status: 403 })
+  return user
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireSuperadmin(request)
+  const db = getDb()
+  const [proofs, settings] = await Promise.all([listPendingProofs(db), getSystemConfig(db)])
+  return json({ proofs: proofs.map(toPublicProof), settings })
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const reviewer = await requireSuperadmin(request)
+  const formData = await request.formData()
+  return formData.get('intent') === 'settings' ? saveSettings(formData) : review(formData, reviewer)
+}
+
+async function saveSettings(formData: FormData) {
+  const submission = parseWithZod(formData, { schema: systemSettingsSchema })
+  if (submission.status !== 'success') {
+    return json<FormActionData>({ form: SETTINGS_FORM, result: submission.reply() }, { status: 400 })
+  }
+  await saveSystemConfig(getDb(), submission.value)
+  return json<FormActionData>({
+    form: SETTINGS_FORM,
+    result: submission.reply(),
+    message: 'System settings updated successfully',
+  })
+}
+
+async function review(formData: FormData, reviewer: User) {
+  const submission = parseWithZod(formData, { schema: reviewFormSchema })
+  const form = String(formData.get('proofId'))
+  if (submission.status !== 'success')
+    return json<FormActionData>({ form, result: submission.reply() }, { status: 400 })
+  const { intent, proofId, reason } = submission.value
+  try {
+    const proof = await reviewPaymentProof(getDb(), { proofId, reviewer, approved: intent === 'approve', reason })
+    const message =
+      intent === 'approve'
+        ? `Approved: ${proof.credit_amount} credits added to ${proof.owner_name}'s account.`
+        : `Rejected the payment proof from ${proof.owner_name}.`
+    return json<FormActionData>({ form, result: submission.reply({ resetForm: true }), message })
+  } catch (error) {
+    return formErrorResponse(error, submission, form)
+  }
+}
+
+export default function PaymentReview() {
+  const { proofs, settings } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const reviewOutcome = actionData && actionData.form !== SETTINGS_FORM ? actionData : undefined
+  const reviewError = reviewOutcome?.result.error?.['']
+
+  return (
+    <section className="payment-review">
+      <h1>Payment Review</h1>
+      {reviewOutcome?.message ? (
+        <p className="form-success" role="status">
+          {reviewOutcome.message}
+        </p>
+      ) : null}
+      {reviewError ? (
+        <p className="form-error" role="alert">
+          {reviewError.join(' ')}
+        </p>
+      ) : null}
+
+      <h2>Pending payment proofs ({proofs.length})</h2>
+      {proofs.length === 0 ? <p className="muted">No pending payment proofs.</p> : null}
+      <ul className="proof-list">
+        {proofs.map((proof) => (
+          <ProofCard
+            key={proof.id}
+            proof={proof}
+            lastResult={reviewOutcome?.form === proof.id ? reviewOutcome.result : undefined}
+          />
+        ))}
+      </ul>
+
+      <SettingsForm
+        settings={settings}
+        lastResult={actionData?.form === SETTINGS_FORM ? actionData.result : undefined}
+        message={actionData?.form === SETTINGS_FORM ? actionData.message : undefined}
+      />
+    </section>
+  )
+}
+
+function ProofCard({ proof, lastResult }: { proof: PublicProof; lastResult?: SubmissionResult<string[]> }) {
+  const navigation = useNavigation()
+  const [form, fields] = useForm<z.input<typeof reviewFormSchema>, z.output<typeof reviewFormSchema>>({
+    id: `review-${proof.id}`,
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: reviewFormSchema }),
+  })
+  const busy = navigation.state !== 'idle' && navigation.formData?.get('proofId') === proof.id
+  const submitted = proof.createdAt.slice(0, 16).replace('T', ' ')
+
+  return (
+    <li className="card proof-card">
+      <div className="proof-details">
+        <p className="proof-user">
+          <strong>{proof.userId.name}</strong> <span className="muted">{proof.userId.email}</span>
+        </p>
+        <dl>
+          <dt>Credits</dt>
+          <dd>{proof.creditAmount}</dd>
+          <dt>Amount</dt>
+          <dd>{formatUsd(Math.round(proof.amount * 100))}</dd>
+          <dt>Method</dt>
+          <dd>{paymentMethodLabels[proof.paymentMethod]}</dd>
+          <dt>Transaction ID</dt>
+          <dd className="transaction-id">{proof.transactionId}</dd>
+          <dt>Submitted</dt>
+          <dd>{submitted} UTC</dd>
+          <dt>Note</dt>
+          <dd className="proof-note">{proof.paymentNote || <span className="muted">none</span>}</dd>
+        </dl>
+      </div>
+      {proof.screenshotUrl ? (
+        <a className="proof-screenshot" href={proof.screenshotUrl} target="_blank" rel="noopener noreferrer">
+          <img src={proof.screenshotUrl} alt={`Payment screenshot from ${proof.userId.name}`} loading="lazy" />
+        </a>
+      ) : (
+        <p className="proof-screenshot muted">No screenshot</p>
+      )}
+      <Form method="post" className="review-form" {...getFormProps(form)}>
+        <input type="hidden" name="proofId" value={proof.id} />
+        <div className="field">
+          <label htmlFor={fields.reason.id}>Reason (required to reject)</label>
+          <textarea {...getTextareaProps(fields.reason)} rows={2} maxLength={500} />
+          <span className="field-error" id={fields.reason.errorId}>
+            {fields.reason.errors?.join(' ')}
+          </span>
+        </div>
+        <div className="row">
+          <button type="submit" name="intent" value="approve" className="button" disabled={busy}>
+            Approve
+          </button>
+          <button type="submit" name="intent" value="reject" className="button danger" disabled={busy}>
+            Reject
+          </button>
+        </div>
+      </Form>
+    </li>
+  )
+}
+
+type Settings = ReturnType<typeof useLoaderData<typeof loader>>['settings']
+
+function SettingsForm(props: { settings: Settings; lastResult?: SubmissionResult<string[]>; message?: string }) {
+  const navigation = useNavigation()
+  const [form, fields] = useForm<z.input<typeof systemSettingsSchema>>({
+    id: SETTINGS_FORM,
+    lastResult: props.lastResult,
+    defaultValue: props.settings,
+    shouldValidate: 'onBlur',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: systemSettingsSchema }),
+  })
+  const saving = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'settings'
+
+  return (
+    <Form method="post" className="card settings-form" {...getFormProps(form)}>
+      <h2>System configuration</h2>
+      {props.message ? (
+        <p className="form-success" role="status">
+          {props.message}
+        </p>
+      ) : null}
+      <div className="settings-grid">
+        {(Object.keys(systemSettingLabels) as (keyof Settings)[]).map((name) => (
+          <div className="field" key={name}>
+            <label htmlFor={fields[name].id}>{systemSettingLabels[name]}</label>
+            <input {...getInputProps(fields[name], { type: 'number' })} min={0} step={1} />
+            <span className="field-error" id={fields[name].errorId}>
+              {fields[name].errors?.join(' ')}
+            </span>
+          </div>
+        ))}
+      </div>
+      <input type="hidden" name="intent" value="settings" />
+      <button type="submit" className="button" disabled={saving}>
+        {saving ? 'Saving…' : 'Save settings'}
+      </button>
+    </Form>
+  )
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  if (isRouteErrorResponse(error) && error.status === 403) {
+    return <AccessDenied message="Only super administrators can review payments." />
+  }
+  return (
+    <div className="card center-card" role="alert">
+      <h1>Something went wrong</h1>
+      <p>The payment review page could not be loaded. Please try again later.</p>
+    </div>
+  )
+}

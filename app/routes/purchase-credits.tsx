@@ -1,0 +1,234 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
+import {
+  json,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { useSyncExternalStore } from 'react'
+import type { z } from 'zod'
+import { DelayedRedirect } from '#app/components/delayed-redirect.tsx'
+import {
+  CENTS_PER_CREDIT_STEP,
+  creditAmountSchema,
+  CREDIT_PACKAGES,
+  creditOptions,
+  formatUsd,
+  MAX_CREDIT_AMOUNT,
+  MIN_CREDIT_AMOUNT,
+  CREDIT_STEP,
+  paymentMethodLabels,
+  paymentMethods,
+  priceCents,
+  purchaseFormSchema,
+} from '#app/models/payment-rules.ts'
+import { paymentDestinations, PROOF_SUBMITTED_MESSAGE, submitPaymentProof } from '#app/models/payments.server.ts'
+import { requireUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import type { PaymentMethod } from '#app/utils/db-schema.ts'
+import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
+import { readMultipartForm } from '#app/utils/multipart.server.ts'
+import { getClientIp } from '#app/utils/request.server.ts'
+import { seo } from '#app/utils/seo.ts'
+import paymentsStyles from '#app/styles/payments.css'
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: paymentsStyles }]
+
+export const meta: MetaFunction = () =>
+  seo({ title: 'Purchase Credits', description: 'Buy Pawtrait credits with PayPal or USDT.' })
+
+const REDIRECT_SECONDS = 3
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request)
+  return json({ destinations: paymentDestinations() })
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request)
+  let formData: FormData
+  try {
+    formData = await readMultipartForm(request)
+  } catch (error) {
+    return formErrorResponse(error)
+  }
+  const submission = parseWithZod(formData, { schema: purchaseFormSchema })
+  if (submission.status !== 'success') return json<FormActionData>({ result: submission.reply() }, { status: 400 })
+  try {
+    await submitPaymentProof(getDb(), user, submission.value, getClientIp(request))
+  } catch (error) {
+    return formErrorResponse(error, submission)
+  }
+  return json<FormActionData>({ result: submission.reply({ resetForm: true }), message: PROOF_SUBMITTED_MESSAGE })
+}
+
+export default function PurchaseCredits() {
+  const { destinations } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const succeeded = Boolean(actionData?.message)
+
+  const [form, fields] = useForm<z.input<typeof purchaseFormSchema>, z.output<typeof purchaseFormSchema>>({
+    id: 'purchase-credits',
+    lastResult: actionData?.result,
+    defaultValue: { creditOption: String(CREDIT_PACKAGES[0]), paymentMethod: 'usdt_trc20' },
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: purchaseFormSchema }),
+  })
+  const hydrated = useHydrated()
+  const option = fields.creditOption.value
+  const chosenCredits = Number(option === 'custom' ? fields.customCredits.value : option)
+  const validChoice = creditAmountSchema.safeParse(chosenCredits).success
+
+  if (succeeded) {
+    return (
+      <section className="card form-card purchase" aria-live="polite">
+        <h1>Purchase Credits</h1>
+        <p className="form-success">{actionData?.message}</p>
+        <p className="muted">
+          Redirecting to your <Link to="/credit-history">credit history</Link> in {REDIRECT_SECONDS} seconds…
+        </p>
+        <DelayedRedirect to="/credit-history" seconds={REDIRECT_SECONDS} />
+      </section>
+    )
+  }
+
+  return (
+    <section className="card purchase">
+      <h1>Purchase Credits</h1>
+      <p className="muted">
+        {formatUsd(CENTS_PER_CREDIT_STEP)} per {CREDIT_STEP} credits. Send the payment, then tell us its transaction ID
+        below.
+      </p>
+      <Form method="post" encType="multipart/form-data" {...getFormProps(form)}>
+        {form.errors ? (
+          <p className="form-error" id={form.errorId} role="alert">
+            {form.errors.join(' ')}
+          </p>
+        ) : null}
+
+        <fieldset className="choice-group" aria-describedby={fields.customCredits.errorId}>
+          <legend>Credit amount</legend>
+          {creditOptions.map((value) => (
+            <label key={value} className="choice">
+              <input {...getInputProps(fields.creditOption, { type: 'radio', value })} />
+              {value === 'custom' ? (
+                <span>Custom</span>
+              ) : (
+                <span>
+                  <strong>{value} credits</strong> <span className="muted">{formatUsd(priceCents(Number(value)))}</span>
+                </span>
+              )}
+            </label>
+          ))}
+          <div className="field custom-credits">
+            <label htmlFor={fields.customCredits.id}>
+              Custom amount (multiples of {CREDIT_STEP}, at least {MIN_CREDIT_AMOUNT})
+            </label>
+            <input
+              {...getInputProps(fields.customCredits, { type: 'number' })}
+              min={MIN_CREDIT_AMOUNT}
+              max={MAX_CREDIT_AMOUNT}
+              step={CREDIT_STEP}
+              placeholder="e.g. 1500"
+            />
+            <span className="field-error" id={fields.customCredits.errorId}>
+              {fields.customCredits.errors?.join(' ') ?? fields.creditOption.errors?.join(' ')}
+            </span>
+          </div>
+          {/* Without JavaScript the total could not follow the choice; the options show their prices instead. */}
+          {hydrated ? (
+            <p className="price-total" aria-live="polite">
+              Total: <strong>{validChoice ? formatUsd(priceCents(chosenCredits)) : '—'}</strong>
+            </p>
+          ) : null}
+        </fieldset>
+
+        <fieldset className="choice-group">
+          <legend>Payment method</legend>
+          {paymentMethods.map((value) => (
+            <label key={value} className="choice method">
+              <input {...getInputProps(fields.paymentMethod, { type: 'radio', value })} />
+              <span>
+                <strong>{paymentMethodLabels[value]}</strong>
+                <PaymentDestination method={value} destinations={destinations} />
+              </span>
+            </label>
+          ))}
+          <span className="field-error" id={fields.paymentMethod.errorId}>
+            {fields.paymentMethod.errors?.join(' ')}
+          </span>
+        </fieldset>
+
+        <div className="field">
+          <label htmlFor={fields.transactionId.id}>Transaction ID</label>
+          <input {...getInputProps(fields.transactionId, { type: 'text' })} autoComplete="off" />
+          <span className="field-error" id={fields.transactionId.errorId}>
+            {fields.transactionId.errors?.join(' ')}
+          </span>
+        </div>
+
+        <div className="field">
+          <label htmlFor={fields.screenshot.id}>Screenshot (optional)</label>
+          <input
+            {...getInputProps(fields.screenshot, { type: 'file' })}
+            accept="image/jpeg,image/png,image/webp,image/gif"
+          />
+          <span className="field-error" id={fields.screenshot.errorId}>
+            {fields.screenshot.errors?.join(' ')}
+          </span>
+        </div>
+
+        <div className="field">
+          <label htmlFor={fields.paymentNote.id}>Note (optional)</label>
+          <textarea {...getTextareaProps(fields.paymentNote)} rows={3} maxLength={1000} />
+          <span className="field-error" id={fields.paymentNote.errorId}>
+            {fields.paymentNote.errors?.join(' ')}
+          </span>
+        </div>
+
+        <p className="review-note">Payments are reviewed within 24 hours; the credits are added once approved.</p>
+        <button type="submit" className="button" disabled={navigation.state === 'submitting'}>
+          {navigation.state === 'submitting' ? 'Submitting…' : 'Submit payment proof'}
+        </button>
+      </Form>
+    </section>
+  )
+}
+
+const subscribeToNothing = () => () => {}
+
+/** False on the server and during hydration, true once React runs in the browser. */
+function useHydrated() {
+  return useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  )
+}
+
+type Destinations = ReturnType<typeof useLoaderData<typeof loader>>['destinations']
+
+function PaymentDestination({ method, destinations }: { method: PaymentMethod; destinations: Destinations }) {
+  if (method === 'paypal_me') {
+    return destinations.paypalMeUrl ? (
+      <a href={destinations.paypalMeUrl} target="_blank" rel="noopener noreferrer" className="destination">
+        {destinations.paypalMeUrl}
+      </a>
+    ) : (
+      <span className="destination muted">PayPal is not configured yet</span>
+    )
+  }
+  const address = method === 'usdt_trc20' ? destinations.trc20 : destinations.erc20
+  return address ? (
+    <span className="destination">
+      Wallet address: <code>{address}</code>
+    </span>
+  ) : (
+    <span className="destination muted">This wallet is not configured yet</span>
+  )
+}

@@ -1,0 +1,104 @@
+import { expect, test, type APIRequestContext, type Browser } from '@playwright/test'
+import sharp from 'sharp'
+import { e2eAdmin } from '../../playwright.config.ts'
+
+let counter = 0
+
+/** A browser context signed in as a new user (registered through the API, which also sets the page cookie). */
+async function newUserContext(browser: Browser, options: { javaScriptEnabled?: boolean } = {}) {
+  const context = await browser.newContext(options)
+  const email = `buyer-${Date.now()}-${++counter}@example.com`
+  const name = `Buyer ${counter}`
+  const response = await context.request.post('/api/auth/register', {
+    data: { name, email, password: 'buyer-password' },
+  })
+  expect(response.status()).toBe(201)
+  return { context, email, name }
+}
+
+async function signIn(request: APIRequestContext, email: string, password: string) {
+  const response = await request.post('/api/auth/login', { data: { email, password } })
+  expect(response.status()).toBe(200)
+}
+
+async function creditsOf(request: APIRequestContext) {
+  const me = await (await request.get('/api/auth/me')).json()
+  return me.user.credits as number
+}
+
+test('a user submits a payment proof, the superadmin approves it and the credits rise', async ({ browser }) => {
+  const buyer = await newUserContext(browser)
+  const page = await buyer.context.newPage()
+  const startCredits = await creditsOf(buyer.context.request)
+
+  await page.goto('/payment-review')
+  await expect(page.getByRole('heading', { name: 'Access Denied' })).toBeVisible()
+
+  await page.goto('/purchase-credits')
+  await expect(page.getByText('Payments are reviewed within 24 hours')).toBeVisible()
+  await page.getByLabel(/500 credits/).check()
+  await expect(page.getByText('Total: 25.00 USD')).toBeVisible()
+  await page.getByLabel(/USDT \(ERC20\)/).check()
+  const transactionId = `E2E-${Date.now()}`
+  await page.getByLabel('Transaction ID').fill(transactionId)
+  const note = '<img src=x onerror="document.title=\'hacked\'"> <b>paid</b>'
+  await page.getByLabel('Note (optional)').fill(note)
+  const screenshot = await sharp({ create: { width: 60, height: 40, channels: 3, background: '#1f7a44' } })
+    .png()
+    .toBuffer()
+  await page.getByLabel('Screenshot (optional)').setInputFiles({
+    name: 'receipt.png',
+    mimeType: 'image/png',
+    buffer: screenshot,
+  })
+  await page.getByRole('button', { name: 'Submit payment proof' }).click()
+  await expect(page.getByText('Payment proof submitted successfully')).toBeVisible()
+  await expect(page).toHaveURL(/\/credit-history$/, { timeout: 10_000 })
+
+  const admin = await browser.newContext()
+  await signIn(admin.request, e2eAdmin.email, e2eAdmin.password)
+  const adminPage = await admin.newPage()
+  await adminPage.goto('/payment-review')
+  const card = adminPage.getByRole('listitem').filter({ hasText: transactionId })
+  await expect(card).toContainText(buyer.email)
+  await expect(card).toContainText('25.00 USD')
+  // The note is shown as text: its markup is neither rendered nor run.
+  await expect(card.getByText(note)).toBeVisible()
+  await expect(adminPage).not.toHaveTitle('hacked')
+  await expect(card.getByRole('link', { name: /Payment screenshot/ })).toHaveAttribute(
+    'href',
+    /^\/media\/payments\/.+\.jpg$/,
+  )
+  const thumbnail = card.getByRole('img', { name: /Payment screenshot/ })
+  await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(60)
+
+  await card.getByRole('button', { name: 'Approve' }).click()
+  await expect(adminPage.getByText(`Approved: 500 credits added to ${buyer.name}'s account.`)).toBeVisible()
+  await expect(adminPage.getByRole('listitem').filter({ hasText: transactionId })).toHaveCount(0)
+
+  expect(await creditsOf(buyer.context.request)).toBe(startCredits + 500)
+  await page.goto('/purchase-credits')
+  await expect(page.getByText(`${startCredits + 500} credits`).first()).toBeVisible()
+
+  await admin.close()
+  await buyer.context.close()
+})
+
+test('the purchase form works with JavaScript turned off', async ({ browser }) => {
+  const buyer = await newUserContext(browser, { javaScriptEnabled: false })
+  const page = await buyer.context.newPage()
+  await page.goto('/purchase-credits')
+
+  await page.getByLabel('Custom', { exact: true }).check()
+  await page.getByLabel(/Custom amount/).fill('250')
+  await page.getByLabel('Transaction ID').fill(`NOJS-${Date.now()}`)
+  await page.getByRole('button', { name: 'Submit payment proof' }).click()
+  await expect(page.getByText('Credit amount must be a multiple of 100')).toBeVisible()
+
+  await page.getByLabel(/Custom amount/).fill('1500')
+  await page.getByRole('button', { name: 'Submit payment proof' }).click()
+  await expect(page.getByText('Payment proof submitted successfully')).toBeVisible()
+  await expect(page).toHaveURL(/\/credit-history$/, { timeout: 10_000 })
+
+  await buyer.context.close()
+})
