@@ -1,8 +1,20 @@
-export default function Index() {
-  return (
-    <section className="hero">
-      <h1>Pawtrait</h1>
-      <p>Turn your pet photos into AI-generated portraits.</p>
-    </section>
-  )
-}
+import type { ActionFunctionArgs, LinksFunction, MetaFunction } from '@remix-run/node'
+import { GalleryErrorBoundary, GalleryPage, shouldRevalidateGallery } from '#app/components/gallery/gallery-page.tsx'
+import { galleryAction, loadGallery } from '#app/models/gallery-page.server.ts'
+import { seo } from '#app/utils/seo.ts'
+import galleryStyles from '#app/styles/gallery.css'
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: galleryStyles }]
+
+export const meta: MetaFunction = () =>
+  seo({
+    title: 'AI pet portraits from your photos',
+    description: 'Browse pet portrait templates by style and turn your own pet photo into an AI portrait in seconds.',
+    keywords: 'AI pet portrait, pet photo art, dog portrait, cat portrait, pet templates',
+  })
+
+export const loader = () => loadGallery()
+export const action = ({ request }: ActionFunctionArgs) => galleryAction(request)
+export const shouldRevalidate = shouldRevalidateGallery
+export const ErrorBoundary = GalleryErrorBoundary
+export default GalleryPage

@@ -87,6 +87,7 @@ export interface GenerationTasksTable {
   started_at: Timestamp | null
   finished_at: Timestamp | null
   expires_at: Timestamp | null
+  heartbeat_at: Timestamp | null
 }
 
 export interface PaymentProofsTable {
@@ -125,6 +126,8 @@ export interface InspirationImagesTable {
   other_params: Json<Record<string, string>>
   image_key: string
   thumbnail_key: string
+  /** 960 px wide WebP for high-density screens (migration 0004). */
+  display_key: string
   width: number
   height: number
   created_by: string | null

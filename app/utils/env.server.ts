@@ -29,6 +29,7 @@ const schema = z
     WORKER_CONCURRENCY: positiveInt(2),
     WORKER_SHUTDOWN_GRACE_MS: positiveInt(30_000),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+    SEED_DEMO_GALLERY: onOff('on'),
 
     EMAIL_VERIFICATION: onOff('off'),
     SMTP_URL: optionalUrl,
@@ -49,7 +50,9 @@ const schema = z
     AWS_ACCESS_KEY_ID: optionalString,
     AWS_SECRET_ACCESS_KEY: optionalString,
 
-    IMAGE_PROVIDER: z.enum(['local', 'openai', 'gemini']).default('local'),
+    // 'instant' hands the photo straight back: for tests and benchmarks only (refused in production).
+    IMAGE_PROVIDER: z.enum(['local', 'openai', 'gemini', 'instant']).default('local'),
+    INSTANT_PROVIDER_DELAY_MS: z.coerce.number().int().min(0).default(0),
     VIDEO_PROVIDER: z.enum(['local', 'veo']).default('local'),
     OPENAI_API_KEY: optionalString,
     OPENAI_BASE_URL: z.string().url().default('https://api.openai.com/v1'),
@@ -59,8 +62,12 @@ const schema = z
     GEMINI_IMAGE_MODEL: z.string().default('gemini-2.5-flash-image'),
     VEO_MODEL: z.string().default('veo-3.0-generate-001'),
     VEO_FAST_MODEL: z.string().default('veo-3.0-fast-generate-001'),
+    VEO_POLL_INTERVAL_MS: positiveInt(10_000),
     PROVIDER_TIMEOUT_MS: positiveInt(120_000),
     FFMPEG_PATH: optionalString,
+    // A running generation task beats every TASK_HEARTBEAT_MS; silent for TASK_STALL_MS, it is recovered.
+    TASK_HEARTBEAT_MS: positiveInt(5_000),
+    TASK_STALL_MS: positiveInt(60_000),
 
     USDT_TRC20_ADDRESS: z.string().default(''),
     USDT_ERC20_ADDRESS: z.string().default(''),
@@ -74,6 +81,9 @@ const schema = z
     }
     if (value.STORAGE_DRIVER === 's3' && !value.S3_BUCKET) {
       ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE_DRIVER=s3' })
+    }
+    if (value.NODE_ENV === 'production' && value.IMAGE_PROVIDER === 'instant') {
+      ctx.addIssue({ code: 'custom', path: ['IMAGE_PROVIDER'], message: 'instant is for tests and benchmarks only' })
     }
     if (value.IMAGE_PROVIDER === 'openai' && !value.OPENAI_API_KEY) {
       ctx.addIssue({ code: 'custom', path: ['OPENAI_API_KEY'], message: 'is required when IMAGE_PROVIDER=openai' })

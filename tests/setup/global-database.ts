@@ -44,6 +44,8 @@ export default async function setup(project: TestProject) {
   await admin.query(`CREATE DATABASE ${TEMPLATE_DB}`)
 
   process.env.DATA_DIR ??= path.join(root, 'tests/.tmp/data')
+  // The demo gallery takes seconds to render; the gallery tests seed their own database.
+  process.env.SEED_DEMO_GALLERY ??= 'off'
   // Migrate and seed the template with the app's own code, as production does.
   process.env.DATABASE_URL = `${serverUrl}/${TEMPLATE_DB}`
   const { prepareDatabase } = await import('../../app/utils/prepare-database.server.ts')

@@ -1,0 +1,119 @@
+import type { ShouldRevalidateFunction } from '@remix-run/react'
+import {
+  isRouteErrorResponse,
+  Link,
+  useActionData,
+  useLoaderData,
+  useLocation,
+  useNavigation,
+  useRouteError,
+} from '@remix-run/react'
+import { AccessDenied } from '#app/components/access-denied.tsx'
+import type { galleryAction, loadGallery } from '#app/models/gallery-page.server.ts'
+import { ALL_STYLES } from '#app/models/gallery-shared.ts'
+import { useRootData } from '#app/utils/root-data.ts'
+import { GalleryCard } from './gallery-card.tsx'
+import { StyleFilter } from './style-filter.tsx'
+import { UseTemplateModal } from './use-template-modal.tsx'
+
+/** The first images (the top of the first column) skip lazy loading; the browser fetches the rest as they near the viewport. */
+const EAGER_IMAGES = 4
+
+/**
+ * The URL the gallery shows: while a link within the gallery (a filter, a modal) is loading, its
+ * target already, so switching is instant; without JavaScript the server renders the same URL.
+ */
+function useGalleryLocation() {
+  const location = useLocation()
+  const navigation = useNavigation()
+  const pending = navigation.location?.pathname === location.pathname ? navigation.location : null
+  return { pathname: location.pathname, params: new URLSearchParams((pending ?? location).search) }
+}
+
+/** / and /inspiration: style filter, masonry grid, Use template modal, admin delete. */
+export function GalleryPage() {
+  const { styles, images } = useLoaderData<typeof loadGallery>()
+  const actionData = useActionData<typeof galleryAction>()
+  const root = useRootData()
+  const { pathname, params } = useGalleryLocation()
+
+  const requested = params.get('style') ?? ALL_STYLES
+  const selected = styles.some((style) => style.value === requested) ? requested : ALL_STYLES
+  const shown = selected === ALL_STYLES ? images : images.filter((image) => image.parameters.style === selected)
+  const labels = new Map(styles.map((style) => [style.value, style.label]))
+  const openTemplate = images.find((image) => image._id === params.get('template'))
+
+  const hrefWith = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(params)
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null) next.delete(key)
+      else next.set(key, value)
+    }
+    const search = next.toString()
+    return search ? `${pathname}?${search}` : pathname
+  }
+  const styleHref = (style: string) => hrefWith({ style: style === ALL_STYLES ? null : style, template: null })
+  const templateHref = (id: string) => {
+    const href = hrefWith({ template: id })
+    return root?.user ? href : `/login?redirectTo=${encodeURIComponent(href)}`
+  }
+
+  return (
+    <section className="gallery">
+      <header className="gallery-intro">
+        <h1>Inspiration gallery</h1>
+        <p className="muted">
+          Pick a template and upload your pet&apos;s photo, or start from scratch in the{' '}
+          <Link to="/generate">generator</Link>.
+        </p>
+      </header>
+      <StyleFilter styles={styles} selected={selected} hrefFor={styleHref} />
+      {actionData && 'message' in actionData ? (
+        <p className="form-error" role="alert">
+          {actionData.message}
+        </p>
+      ) : null}
+      {shown.length === 0 ? (
+        <p className="muted gallery-empty">No templates in this style yet.</p>
+      ) : (
+        <div className="masonry">
+          {shown.map((image, index) => (
+            <GalleryCard
+              key={image._id}
+              image={image}
+              styleLabel={labels.get(image.parameters.style) ?? image.parameters.style}
+              eager={index < EAGER_IMAGES}
+              useTemplateHref={templateHref(image._id)}
+              guest={!root?.user}
+              admin={Boolean(root?.access.admin)}
+            />
+          ))}
+        </div>
+      )}
+      {openTemplate && root?.user ? (
+        <UseTemplateModal image={openTemplate} closeHref={hrefWith({ template: null })} />
+      ) : null}
+    </section>
+  )
+}
+
+/** Filtering and opening a template change only the query: the loader's answer does not depend on it. */
+export const shouldRevalidateGallery: ShouldRevalidateFunction = ({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}) => (formMethod || currentUrl.pathname !== nextUrl.pathname ? defaultShouldRevalidate : false)
+
+export function GalleryErrorBoundary() {
+  const error = useRouteError()
+  if (isRouteErrorResponse(error) && error.status === 403) {
+    return <AccessDenied message="Only administrators can delete inspiration images." />
+  }
+  return (
+    <div className="card center-card" role="alert">
+      <h1>Inspiration gallery</h1>
+      <p>Failed to load inspiration images. Please try again later.</p>
+    </div>
+  )
+}

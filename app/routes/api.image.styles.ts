@@ -1,0 +1,17 @@
+import { json } from '@remix-run/node'
+import { newStyleSchema } from '#app/models/gallery-shared.ts'
+import { createGalleryStyle, listStyles } from '#app/models/styles.server.ts'
+import { requireAdmin } from '#app/utils/admin-access.server.ts'
+import { apiHandler, readJson } from '#app/utils/api.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+
+/** GET /api/image/styles: the gallery's style categories, public. */
+export const loader = apiHandler(async () => json({ styles: await listStyles(getDb()) }))
+
+/** POST /api/image/styles { value, label }: admins add a gallery style. */
+export const action = apiHandler(async ({ request }) => {
+  if (request.method !== 'POST') return json({ message: 'Method not allowed' }, { status: 405 })
+  await requireAdmin(request)
+  const style = await createGalleryStyle(getDb(), newStyleSchema.parse(await readJson(request)))
+  return json({ message: 'Style created', style }, { status: 201 })
+})

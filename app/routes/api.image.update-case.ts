@@ -1,0 +1,21 @@
+import { parseWithZod } from '@conform-to/zod'
+import { json } from '@remix-run/node'
+import { templateUploadSchema } from '#app/models/gallery-shared.ts'
+import { firstSubmissionError } from '#app/models/image-generation.server.ts'
+import { createTemplateFromUpload } from '#app/models/inspiration.server.ts'
+import { requireAdmin } from '#app/utils/admin-access.server.ts'
+import { apiHandler } from '#app/utils/api.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { badRequest } from '#app/utils/http.server.ts'
+import { readMultipartForm } from '#app/utils/multipart.server.ts'
+import { getStorage } from '#app/utils/storage.server.ts'
+
+/** POST /api/image/update-case (multipart: image, templatePrompt, style, prompt, the guided fields): admins add a template. */
+export const action = apiHandler(async ({ request }) => {
+  if (request.method !== 'POST') return json({ message: 'Method not allowed' }, { status: 405 })
+  const admin = await requireAdmin(request)
+  const submission = parseWithZod(await readMultipartForm(request), { schema: templateUploadSchema })
+  if (submission.status !== 'success') throw badRequest(firstSubmissionError(submission.error))
+  const image = await createTemplateFromUpload(getDb(), getStorage(), submission.value, admin.id)
+  return json({ message: 'Template uploaded successfully', image }, { status: 201 })
+})

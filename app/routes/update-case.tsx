@@ -1,0 +1,271 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react'
+import type { SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
+import { json } from '@remix-run/node'
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import {
+  Form,
+  isRouteErrorResponse,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  useRouteError,
+} from '@remix-run/react'
+import type { z } from 'zod'
+import { AccessDenied } from '#app/components/access-denied.tsx'
+import { newStyleSchema, type StyleJson, templateUploadSchema } from '#app/models/gallery-shared.ts'
+import { createTemplateFromUpload } from '#app/models/inspiration.server.ts'
+import { createGalleryStyle, listStyles } from '#app/models/styles.server.ts'
+import { requireAdmin } from '#app/utils/admin-access.server.ts'
+import type { User } from '#app/utils/db-schema.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
+import { readMultipartForm } from '#app/utils/multipart.server.ts'
+import { seo } from '#app/utils/seo.ts'
+import { getStorage } from '#app/utils/storage.server.ts'
+import galleryStyles from '#app/styles/gallery.css'
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: galleryStyles }]
+
+export const meta: MetaFunction = () =>
+  seo({ title: 'Update Case', description: 'Upload gallery templates and create style categories.' })
+
+const TEMPLATE_FORM = 'template'
+const STYLE_FORM = 'style'
+
+/** Guests go to /login; signed-in users who are not admins get a 403, shown as Access Denied. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request)
+  return json({ styles: await listStyles(getDb()) })
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request)
+  let formData: FormData
+  try {
+    // Both forms are multipart, so one reader (with the upload limits) serves them.
+    formData = await readMultipartForm(request)
+  } catch (error) {
+    return formErrorResponse(error, undefined, TEMPLATE_FORM)
+  }
+  return formData.get('intent') === STYLE_FORM ? createStyle(formData) : uploadTemplate(formData, admin)
+}
+
+async function uploadTemplate(formData: FormData, admin: User) {
+  const submission = parseWithZod(formData, { schema: templateUploadSchema })
+  if (submission.status !== 'success') {
+    return json<FormActionData>({ form: TEMPLATE_FORM, result: submission.reply() }, { status: 400 })
+  }
+  try {
+    const image = await createTemplateFromUpload(getDb(), getStorage(), submission.value, admin.id)
+    return json<FormActionData>({
+      form: TEMPLATE_FORM,
+      result: submission.reply({ resetForm: true }),
+      message: `Template "${image.name}" uploaded successfully.`,
+    })
+  } catch (error) {
+    return formErrorResponse(error, submission, TEMPLATE_FORM)
+  }
+}
+
+async function createStyle(formData: FormData) {
+  const submission = parseWithZod(formData, { schema: newStyleSchema })
+  if (submission.status !== 'success') {
+    return json<FormActionData>({ form: STYLE_FORM, result: submission.reply() }, { status: 400 })
+  }
+  try {
+    const style = await createGalleryStyle(getDb(), submission.value)
+    return json<FormActionData>({
+      form: STYLE_FORM,
+      result: submission.reply({ resetForm: true }),
+      message: `Style "${style.label}" (${style.value}) created.`,
+    })
+  } catch (error) {
+    return formErrorResponse(error, submission, STYLE_FORM)
+  }
+}
+
+export default function UpdateCase() {
+  const { styles } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const outcomeOf = (form: string) => (actionData?.form === form ? actionData : undefined)
+  return (
+    <section className="update-case">
+      <h1>Update Case</h1>
+      <TemplateForm styles={styles} outcome={outcomeOf(TEMPLATE_FORM)} />
+      <StyleForm styles={styles} outcome={outcomeOf(STYLE_FORM)} />
+    </section>
+  )
+}
+
+type Outcome = { result: SubmissionResult<string[]>; message?: string } | undefined
+
+function FormMessages({ outcome, errors }: { outcome: Outcome; errors?: string[] }) {
+  return (
+    <>
+      {outcome?.message ? (
+        <p className="form-success" role="status">
+          {outcome.message}
+        </p>
+      ) : null}
+      {errors?.length ? (
+        <p className="form-error" role="alert">
+          {errors.join(' ')}
+        </p>
+      ) : null}
+    </>
+  )
+}
+
+function useSubmitting(intent: string) {
+  const navigation = useNavigation()
+  return navigation.state === 'submitting' && navigation.formData?.get('intent') === intent
+}
+
+const GUIDED_FIELDS = [
+  ['clothingTop', 'Clothing top'],
+  ['accessories', 'Accessories'],
+  ['clothingPants', 'Clothing pants'],
+  ['clothingShoes', 'Clothing shoes'],
+  ['action', 'Action'],
+  ['background', 'Background'],
+] as const
+
+function TemplateForm({ styles, outcome }: { styles: StyleJson[]; outcome: Outcome }) {
+  const submitting = useSubmitting(TEMPLATE_FORM)
+  const [form, fields] = useForm<z.input<typeof templateUploadSchema>>({
+    id: TEMPLATE_FORM,
+    lastResult: outcome?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: templateUploadSchema }),
+  })
+  return (
+    <Form method="post" encType="multipart/form-data" className="card form-card" {...getFormProps(form)}>
+      <h2>Upload a template</h2>
+      <FormMessages outcome={outcome} errors={form.errors} />
+      <input type="hidden" name="intent" value={TEMPLATE_FORM} />
+      <div className="field">
+        <label htmlFor={fields.image.id}>Template image</label>
+        <input {...getInputProps(fields.image, { type: 'file' })} accept="image/jpeg,image/png,image/webp,image/gif" />
+        <span className="field-error" id={fields.image.errorId}>
+          {fields.image.errors?.join(' ')}
+        </span>
+      </div>
+      <div className="field">
+        <label htmlFor={fields.style.id}>Style</label>
+        <select {...getSelectProps(fields.style)}>
+          <option value="">Choose a style</option>
+          {styles.map((style) => (
+            <option key={style.value} value={style.value}>
+              {style.label}
+            </option>
+          ))}
+        </select>
+        <span className="field-error" id={fields.style.errorId}>
+          {fields.style.errors?.join(' ')}
+        </span>
+      </div>
+      <div className="field">
+        <label htmlFor={fields.name.id}>Name (optional)</label>
+        <input {...getInputProps(fields.name, { type: 'text' })} maxLength={100} />
+        <span className="field-error" id={fields.name.errorId}>
+          {fields.name.errors?.join(' ')}
+        </span>
+      </div>
+      <div className="field">
+        <label htmlFor={fields.templatePrompt.id}>Template prompt</label>
+        <textarea {...getTextareaProps(fields.templatePrompt)} rows={4} />
+        <span className="field-error" id={fields.templatePrompt.errorId}>
+          {fields.templatePrompt.errors?.join(' ')}
+        </span>
+      </div>
+      <div className="field">
+        <label htmlFor={fields.prompt.id}>Prompt</label>
+        <textarea {...getTextareaProps(fields.prompt)} rows={2} />
+        <span className="field-error" id={fields.prompt.errorId}>
+          {fields.prompt.errors?.join(' ')}
+        </span>
+      </div>
+      <details>
+        <summary>Generator options (optional)</summary>
+        <div className="field">
+          <label htmlFor={fields.personification.id}>Personification</label>
+          <select {...getSelectProps(fields.personification)}>
+            <option value="">Not set</option>
+            <option value="yes">Yes</option>
+            <option value="no">No</option>
+          </select>
+        </div>
+        {GUIDED_FIELDS.map(([name, label]) => (
+          <div className="field" key={name}>
+            <label htmlFor={fields[name].id}>{label}</label>
+            <input {...getInputProps(fields[name], { type: 'text' })} />
+            <span className="field-error" id={fields[name].errorId}>
+              {fields[name].errors?.join(' ')}
+            </span>
+          </div>
+        ))}
+      </details>
+      <button type="submit" className="button" disabled={submitting}>
+        {submitting ? 'Uploading…' : 'Upload template'}
+      </button>
+    </Form>
+  )
+}
+
+function StyleForm({ styles, outcome }: { styles: StyleJson[]; outcome: Outcome }) {
+  const submitting = useSubmitting(STYLE_FORM)
+  const [form, fields] = useForm<z.input<typeof newStyleSchema>>({
+    id: STYLE_FORM,
+    lastResult: outcome?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: newStyleSchema }),
+  })
+  return (
+    <div className="card form-card">
+      <Form method="post" encType="multipart/form-data" {...getFormProps(form)}>
+        <h2>Create a style</h2>
+        <FormMessages outcome={outcome} errors={form.errors} />
+        <input type="hidden" name="intent" value={STYLE_FORM} />
+        <div className="field">
+          <label htmlFor={fields.value.id}>Style value</label>
+          <input {...getInputProps(fields.value, { type: 'text' })} placeholder="e.g. watercolor" maxLength={40} />
+          <span className="field-error" id={fields.value.errorId}>
+            {fields.value.errors?.join(' ')}
+          </span>
+        </div>
+        <div className="field">
+          <label htmlFor={fields.label.id}>Style label</label>
+          <input {...getInputProps(fields.label, { type: 'text' })} placeholder="e.g. Watercolor" maxLength={60} />
+          <span className="field-error" id={fields.label.errorId}>
+            {fields.label.errors?.join(' ')}
+          </span>
+        </div>
+        <button type="submit" className="button" disabled={submitting}>
+          {submitting ? 'Creating…' : 'Create style'}
+        </button>
+      </Form>
+      <h3>Gallery styles</h3>
+      <ul className="style-list">
+        {styles.map((style) => (
+          <li key={style.value}>
+            <Link to={`/inspiration?style=${encodeURIComponent(style.value)}`}>{style.label}</Link>{' '}
+            <span className="muted">{style.value}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  if (isRouteErrorResponse(error) && error.status === 403) {
+    return <AccessDenied message="Only administrators can update the gallery." />
+  }
+  return (
+    <div className="card center-card" role="alert">
+      <h1>Something went wrong</h1>
+      <p>The Update Case page could not be loaded. Please try again later.</p>
+    </div>
+  )
+}
