@@ -3,8 +3,9 @@ export default {
   ignoredRouteFiles: ['**/.*', '**/*.test.*'],
   serverModuleFormat: 'esm',
   serverPlatform: 'node',
-  // ESM-only dependencies used by server code.
-  serverDependenciesToBundle: [/^remix-auth/, /^#(app|worker)\//],
+  // Bundled: the package.json subpath imports. Not remix-auth: v3 and its strategies are CommonJS,
+  // which Node imports as is, while bundled into this ESM build their require() calls fail.
+  serverDependenciesToBundle: [/^#(app|worker)\//],
   future: {
     v3_fetcherPersist: true,
     v3_relativeSplatPath: true,

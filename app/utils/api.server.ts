@@ -1,5 +1,6 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { ZodError } from 'zod'
+import { recordApiCall } from '#app/models/analytics.server.ts'
 import { errorResponse, HttpError } from './http.server.ts'
 
 type Handler<Args> = (args: Args) => Promise<Response>
@@ -7,32 +8,60 @@ type Handler<Args> = (args: Args) => Promise<Response>
 /**
  * Wraps an /api route handler so that every failure answers JSON `{ message }` with the right
  * status: thrown Responses pass through, HttpErrors keep their status, zod errors are 400s, and
- * anything unexpected is logged and answered as a plain 500 without internals.
+ * anything unexpected is logged and answered as a plain 500 without internals. Each call is
+ * counted in the analytics (api_call events).
  */
 export function apiHandler<Args extends LoaderFunctionArgs | ActionFunctionArgs>(handler: Handler<Args>) {
   return async (args: Args) => {
-    try {
-      return await handler(args)
-    } catch (error) {
-      if (error instanceof Response) return error
-      if (error instanceof HttpError) return errorResponse(error)
-      if (error instanceof ZodError) {
-        return json({ message: error.issues[0]?.message ?? 'Invalid request' }, { status: 400 })
-      }
-      console.error('[api] unexpected error on', args.request.method, new URL(args.request.url).pathname, error)
-      return json({ message: 'Something went wrong, please try again later' }, { status: 500 })
-    }
+    const response = await answer(handler, args)
+    recordApiCall(args.request, response.status)
+    return response
   }
 }
 
-/** Reads a JSON body, answering 400 for malformed or non-object JSON instead of throwing. */
-export async function readJson(request: Request): Promise<Record<string, unknown>> {
+async function answer<Args extends LoaderFunctionArgs | ActionFunctionArgs>(handler: Handler<Args>, args: Args) {
+  try {
+    return await handler(args)
+  } catch (error) {
+    if (error instanceof Response) return error
+    if (error instanceof HttpError) return errorResponse(error)
+    if (error instanceof ZodError) {
+      return json({ message: error.issues[0]?.message ?? 'Invalid request' }, { status: 400 })
+    }
+    console.error('[api] unexpected error on', args.request.method, new URL(args.request.url).pathname, error)
+    return json({ message: 'Something went wrong, please try again later' }, { status: 500 })
+  }
+}
+
+/**
+ * Reads a JSON body, answering 400 for malformed or non-object JSON instead of throwing, and 413
+ * past `maxBytes` (read no further, so a huge body is never held in memory).
+ */
+export async function readJson(request: Request, { maxBytes = 1024 * 1024 } = {}): Promise<Record<string, unknown>> {
+  const text = await readBodyText(request, maxBytes)
   let body: unknown
   try {
-    body = await request.json()
+    body = JSON.parse(text)
   } catch {
     throw new HttpError(400, 'Malformed JSON body')
   }
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'Expected a JSON object')
   return body as Record<string, unknown>
+}
+
+async function readBodyText(request: Request, maxBytes: number) {
+  if (!request.body) return ''
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read().catch(() => {
+      throw new HttpError(400, 'The request body could not be read')
+    })
+    if (done) return Buffer.concat(chunks).toString('utf8')
+    size += value.byteLength
+    // Not cancelled: for a Node request that would destroy the socket before the 413 is sent.
+    if (size > maxBytes) throw new HttpError(413, 'The request body is too large')
+    chunks.push(value)
+  }
 }

@@ -4,6 +4,7 @@ import type { DB, Tx } from './db.server.ts'
 /** The jobs the worker knows, with their payloads. worker/tasks/index.ts maps each to its handler. */
 export interface JobPayloads {
   cleanup_sessions: Record<string, never>
+  cleanup_auth_records: Record<string, never>
   send_email: { to: string; subject: string; text: string; html?: string }
   generate_image: { taskId: string }
   generate_video: { taskId: string }

@@ -1,11 +1,28 @@
 import type { TaskList } from 'graphile-worker'
 import type { JobName } from '#app/utils/jobs.server.ts'
+import { cleanupAuthRecords } from './cleanup-auth-records.ts'
 import { cleanupSessions } from './cleanup-sessions.ts'
+import { expireMedia } from './expire-media.ts'
+import { generateImage } from './generate-image.ts'
+import { generateVideo } from './generate-video.ts'
+import { recoverStalled } from './recover-stalled-tasks.ts'
+import { sendEmail } from './send-email.ts'
 
 /** Every job the web can enqueue (see JobPayloads in app/utils/jobs.server.ts) has its handler here. */
 export const taskList: Partial<Record<JobName, TaskList[string]>> = {
   cleanup_sessions: cleanupSessions,
+  cleanup_auth_records: cleanupAuthRecords,
+  send_email: sendEmail,
+  generate_image: generateImage,
+  generate_video: generateVideo,
+  expire_media: expireMedia,
+  recover_stalled_tasks: recoverStalled,
 }
 
 /** Recurring jobs, in graphile-worker's crontab format (UTC). */
-export const crontab = ['0 3 * * * cleanup_sessions'].join('\n')
+export const crontab = [
+  '0 3 * * * cleanup_sessions',
+  '30 3 * * * cleanup_auth_records',
+  '0 * * * * expire_media',
+  '* * * * * recover_stalled_tasks',
+].join('\n')

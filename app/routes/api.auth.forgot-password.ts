@@ -1,0 +1,13 @@
+import { json } from '@remix-run/node'
+import { resetCodeSentMessage, sendPasswordResetCode } from '#app/models/account-codes.server.ts'
+import { forgotPasswordSchema } from '#app/utils/account-schemas.ts'
+import { apiHandler, readJson } from '#app/utils/api.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { getClientIp } from '#app/utils/request.server.ts'
+
+/** POST /api/auth/forgot-password { email } -> { message }, the same for known and unknown emails. */
+export const action = apiHandler(async ({ request }) => {
+  const { email } = forgotPasswordSchema.parse(await readJson(request))
+  await sendPasswordResetCode(getDb(), email, getClientIp(request))
+  return json({ message: resetCodeSentMessage })
+})

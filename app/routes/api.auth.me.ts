@@ -1,0 +1,10 @@
+import { json } from '@remix-run/node'
+import { toPublicUser } from '#app/models/user.server.ts'
+import { apiHandler } from '#app/utils/api.server.ts'
+import { requireUser } from '#app/utils/auth.server.ts'
+
+/** GET /api/auth/me: the signed-in user, or 401 'Authentication expired, please log in again'. */
+export const loader = apiHandler(async ({ request }) => {
+  const user = await requireUser(request)
+  return json({ user: toPublicUser(user) }, { headers: { 'Cache-Control': 'no-store' } })
+})

@@ -1,0 +1,13 @@
+import { json } from '@remix-run/node'
+import { passwordResetMessage, resetPassword } from '#app/models/account-codes.server.ts'
+import { resetPasswordSchema } from '#app/utils/account-schemas.ts'
+import { apiHandler, readJson } from '#app/utils/api.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { getClientIp } from '#app/utils/request.server.ts'
+
+/** POST /api/auth/reset-password { email, verificationCode, password, confirmPassword } -> { message } */
+export const action = apiHandler(async ({ request }) => {
+  const input = resetPasswordSchema.parse(await readJson(request))
+  await resetPassword(getDb(), input, getClientIp(request))
+  return json({ message: passwordResetMessage })
+})

@@ -1,0 +1,13 @@
+import { json } from '@remix-run/node'
+import { registrationCodeSentMessage, sendRegistrationCode } from '#app/models/account-codes.server.ts'
+import { sendCodeSchema } from '#app/utils/account-schemas.ts'
+import { apiHandler, readJson } from '#app/utils/api.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { getClientIp } from '#app/utils/request.server.ts'
+
+/** POST /api/auth/send-verification-code { email } -> { message }: a registration code by email. */
+export const action = apiHandler(async ({ request }) => {
+  const { email } = sendCodeSchema.parse(await readJson(request))
+  await sendRegistrationCode(getDb(), email, getClientIp(request))
+  return json({ message: registrationCodeSentMessage })
+})

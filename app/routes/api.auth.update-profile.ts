@@ -1,0 +1,17 @@
+import { json } from '@remix-run/node'
+import { updateProfile } from '#app/models/account.server.ts'
+import { toPublicUser } from '#app/models/user.server.ts'
+import { profileSchema } from '#app/utils/account-schemas.ts'
+import { apiHandler, readJson } from '#app/utils/api.server.ts'
+import { getRequestToken, requireUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { HttpError } from '#app/utils/http.server.ts'
+
+/** PUT /api/auth/update-profile { name, password? } -> { message, user }. The email cannot change. */
+export const action = apiHandler(async ({ request }) => {
+  if (request.method !== 'PUT') throw new HttpError(405, 'Use PUT to update the profile')
+  const user = await requireUser(request)
+  const input = profileSchema.parse(await readJson(request))
+  const updated = await updateProfile(getDb(), user, input, await getRequestToken(request))
+  return json({ message: 'Profile updated successfully', user: toPublicUser(updated) })
+})

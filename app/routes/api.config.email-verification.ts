@@ -1,0 +1,6 @@
+import { json } from '@remix-run/node'
+import { isEmailVerificationEnabled } from '#app/models/account.server.ts'
+import { apiHandler } from '#app/utils/api.server.ts'
+
+/** GET /api/config/email-verification -> { enabled } */
+export const loader = apiHandler(async () => json({ enabled: isEmailVerificationEnabled() }))

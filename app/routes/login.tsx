@@ -1,0 +1,104 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { type ActionFunctionArgs, json, type LinksFunction, type LoaderFunctionArgs, redirect } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { FormError, TextField } from '#app/components/text-field.tsx'
+import { isEmailVerificationEnabled, logIn } from '#app/models/account.server.ts'
+import { loginSchema, parseAccountForm } from '#app/utils/account-schemas.ts'
+import { accountFormError, type AccountActionData, readForm } from '#app/utils/account-form.server.ts'
+import { getOptionalUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import { isGoogleConfigured } from '#app/utils/google-auth.server.ts'
+import { safeRedirectPath } from '#app/utils/redirect-to.ts'
+import { getClientIp } from '#app/utils/request.server.ts'
+import { seo } from '#app/utils/seo.ts'
+import accountsStyles from '#app/styles/accounts.css'
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: accountsStyles }]
+
+export const meta = () =>
+  seo({ title: 'Login', description: 'Sign in to Pawtrait to turn your pet photos into portraits.' })
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url)
+  const redirectTo = safeRedirectPath(url.searchParams.get('redirectTo'))
+  if (await getOptionalUser(request)) throw redirect(redirectTo)
+  return json({
+    redirectTo,
+    googleEnabled: isGoogleConfigured(),
+    googleFailed: url.searchParams.get('error') === 'google',
+    forgotPasswordEnabled: isEmailVerificationEnabled(),
+    contactEmail: getEnv().CONTACT_EMAIL,
+  })
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await readForm(request)
+  const submission = parseAccountForm(formData, loginSchema)
+  if (submission.status !== 'success') return json<AccountActionData>({ result: submission.reply() }, { status: 400 })
+  try {
+    const session = await logIn(getDb(), submission.value, getClientIp(request))
+    return redirect(safeRedirectPath(formData.get('redirectTo')), { headers: { 'Set-Cookie': session.cookie } })
+  } catch (error) {
+    return accountFormError(error, submission)
+  }
+}
+
+export default function Login() {
+  const data = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const submitting = useNavigation().state === 'submitting'
+  const [form, fields] = useForm({
+    id: 'login',
+    lastResult: actionData?.result,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseAccountForm(formData, loginSchema),
+  })
+
+  return (
+    <section className="card form-card account-card">
+      <h1>Login</h1>
+      {data.googleFailed ? (
+        <p className="form-error" role="alert">
+          Google login failed
+        </p>
+      ) : null}
+      <Form method="post" {...getFormProps(form)}>
+        <FormError errors={form.errors} id={form.errorId} />
+        <input type="hidden" name="redirectTo" value={data.redirectTo} />
+        <TextField meta={fields.email} label="Email" type="email" autoComplete="email" />
+        <TextField meta={fields.password} label="Password" type="password" autoComplete="current-password" />
+        <button type="submit" className="button wide" disabled={submitting}>
+          {submitting ? 'Signing in…' : 'Login'}
+        </button>
+      </Form>
+
+      {data.googleEnabled ? (
+        <>
+          <p className="divider">
+            <span>or</span>
+          </p>
+          <a className="button secondary wide" href="/api/auth/google">
+            Sign in with Google
+          </a>
+        </>
+      ) : null}
+
+      <div className="account-links">
+        <p>
+          No account yet? <Link to="/register">Register</Link>
+        </p>
+        {data.forgotPasswordEnabled ? (
+          <p>
+            <Link to="/forgot-password">Forgot your password?</Link>
+          </p>
+        ) : (
+          <p className="muted">
+            Forgot your password? <a href={`mailto:${data.contactEmail}`}>Contact the administrator</a>
+          </p>
+        )}
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,128 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { type ActionFunctionArgs, json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { FormError, TextField } from '#app/components/text-field.tsx'
+import { updateProfile } from '#app/models/account.server.ts'
+import { updateAvatar } from '#app/models/avatar.server.ts'
+import { toPublicUser } from '#app/models/user.server.ts'
+import type { User } from '#app/utils/db-schema.ts'
+import { parseAccountForm, profileSchema } from '#app/utils/account-schemas.ts'
+import { accountFormError, type AccountActionData, readForm } from '#app/utils/account-form.server.ts'
+import { getRequestToken, requireUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { formErrorResponse } from '#app/utils/form-errors.server.ts'
+import { badRequest } from '#app/utils/http.server.ts'
+import { readMultipartForm } from '#app/utils/multipart.server.ts'
+import { seo } from '#app/utils/seo.ts'
+import { useExpiring } from '#app/utils/use-expiring.ts'
+import accountsStyles from '#app/styles/accounts.css'
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: accountsStyles }]
+
+export const meta = () => seo({ title: 'Profile', description: 'Your Pawtrait profile.' })
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request)
+  return json({ user: toPublicUser(user) })
+}
+
+/** Two forms post here: the avatar upload (multipart) and the profile fields. */
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request)
+  const multipart = request.headers.get('content-type')?.startsWith('multipart/form-data')
+  return multipart ? changeAvatar(request, user) : changeProfile(request, user)
+}
+
+async function changeAvatar(request: Request, user: User) {
+  try {
+    const picture = (await readMultipartForm(request)).get('avatar')
+    if (!(picture instanceof File) || picture.size === 0) throw badRequest('Please choose a picture to upload')
+    await updateAvatar(getDb(), user, Buffer.from(await picture.arrayBuffer()))
+  } catch (error) {
+    return formErrorResponse(error, undefined, 'avatar')
+  }
+  return json<AccountActionData>({
+    result: { status: 'success' },
+    message: 'Avatar updated successfully',
+    form: 'avatar',
+  })
+}
+
+async function changeProfile(request: Request, user: User) {
+  const submission = parseAccountForm(await readForm(request), profileSchema)
+  if (submission.status !== 'success') return json<AccountActionData>({ result: submission.reply() }, { status: 400 })
+  try {
+    await updateProfile(getDb(), user, submission.value, await getRequestToken(request))
+  } catch (error) {
+    return accountFormError(error, submission)
+  }
+  const result = submission.reply({ hideFields: ['password'] })
+  return json<AccountActionData>({ result, message: 'Profile updated successfully', form: 'profile' })
+}
+
+export default function Profile() {
+  const { user } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const busy = navigation.state === 'submitting'
+  const avatarAnswer = actionData?.form === 'avatar' ? actionData : undefined
+  const profileAnswer = actionData?.form === 'avatar' ? undefined : actionData
+  const success = useExpiring(actionData?.message ? actionData : null)
+  const [form, fields] = useForm({
+    id: 'profile',
+    lastResult: profileAnswer?.result,
+    defaultValue: { name: user.name, email: user.email },
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseAccountForm(formData, profileSchema),
+  })
+  const avatarErrors = avatarAnswer?.result.error?.['']
+
+  return (
+    <section className="card form-card account-card">
+      <h1>Profile</h1>
+      {success ? (
+        <p className="form-success" role="status">
+          {success.message}
+        </p>
+      ) : null}
+
+      <Form method="post" encType="multipart/form-data" className="avatar-form">
+        {user.profilePicture ? (
+          <img className="avatar" src={user.profilePicture} alt="Your avatar" width={96} height={96} />
+        ) : (
+          <span className="avatar avatar-placeholder" aria-hidden="true">
+            {user.name.slice(0, 1).toUpperCase()}
+          </span>
+        )}
+        <div className="field grow">
+          <label htmlFor="avatar">Avatar</label>
+          <input id="avatar" name="avatar" type="file" accept="image/jpeg,image/png,image/webp,image/gif" />
+          {avatarErrors ? (
+            <span className="field-error" role="alert">
+              Failed to upload avatar: {avatarErrors.join(' ')}
+            </span>
+          ) : null}
+          <button type="submit" className="button secondary" disabled={busy}>
+            Upload avatar
+          </button>
+        </div>
+      </Form>
+
+      <Form method="post" {...getFormProps(form)}>
+        <FormError errors={form.errors} id={form.errorId} />
+        <TextField meta={fields.name} label="Username" type="text" autoComplete="username" maxLength={50} />
+        <TextField meta={fields.email} label="Email (cannot be changed)" type="email" readOnly />
+        <TextField
+          meta={fields.password}
+          label="New password (leave empty to keep the current one)"
+          type="password"
+          autoComplete="new-password"
+        />
+        <button type="submit" className="button wide" disabled={busy}>
+          Save changes
+        </button>
+      </Form>
+    </section>
+  )
+}

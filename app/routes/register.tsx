@@ -1,0 +1,114 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { type ActionFunctionArgs, json, type LinksFunction, type LoaderFunctionArgs, redirect } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { SendCodeButton } from '#app/components/send-code-button.tsx'
+import { FormError, TextField } from '#app/components/text-field.tsx'
+import { registrationCodeSentMessage, sendRegistrationCode } from '#app/models/account-codes.server.ts'
+import { isEmailVerificationEnabled, register } from '#app/models/account.server.ts'
+import { parseAccountForm, registerFormSchema, sendCodeSchema } from '#app/utils/account-schemas.ts'
+import { accountFormError, type AccountActionData, readForm } from '#app/utils/account-form.server.ts'
+import { getOptionalUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { getClientIp } from '#app/utils/request.server.ts'
+import { seo } from '#app/utils/seo.ts'
+import { useExpiring } from '#app/utils/use-expiring.ts'
+import accountsStyles from '#app/styles/accounts.css'
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: accountsStyles }]
+
+export const meta = () => seo({ title: 'Register', description: 'Create a Pawtrait account and get free credits.' })
+
+/** The Send Code button submits this form with intent=send-code; every other submit registers. */
+const schemaFor = (intent: FormDataEntryValue | null, verificationEnabled: boolean) =>
+  intent === 'send-code' ? sendCodeSchema : registerFormSchema(verificationEnabled)
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (await getOptionalUser(request)) throw redirect('/')
+  return json({ verificationEnabled: isEmailVerificationEnabled() })
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await readForm(request)
+  const ip = getClientIp(request)
+  return formData.get('intent') === 'send-code' ? sendCode(formData, ip) : createAccount(formData, ip)
+}
+
+async function sendCode(formData: FormData, ip: string) {
+  const submission = parseAccountForm(formData, sendCodeSchema)
+  if (submission.status !== 'success') return json<AccountActionData>({ result: submission.reply() }, { status: 400 })
+  try {
+    await sendRegistrationCode(getDb(), submission.value.email, ip)
+  } catch (error) {
+    return accountFormError(error, submission)
+  }
+  return json<AccountActionData>({
+    result: submission.reply(),
+    message: registrationCodeSentMessage,
+    codeSentAt: Date.now(),
+  })
+}
+
+async function createAccount(formData: FormData, ip: string) {
+  const verificationEnabled = isEmailVerificationEnabled()
+  const submission = parseAccountForm(formData, registerFormSchema(verificationEnabled))
+  if (submission.status !== 'success') return json<AccountActionData>({ result: submission.reply() }, { status: 400 })
+  try {
+    const session = await register(getDb(), submission.value, ip)
+    // With verification on, the address is now proven: the page that says so, then home.
+    const next = verificationEnabled ? '/email-verified?status=success' : '/'
+    return redirect(next, { headers: { 'Set-Cookie': session.cookie } })
+  } catch (error) {
+    return accountFormError(error, submission)
+  }
+}
+
+export default function Register() {
+  const { verificationEnabled } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const submitting = useNavigation().state === 'submitting'
+  const sent = useExpiring(actionData?.message ? actionData : null)
+  const [form, fields] = useForm({
+    id: 'register',
+    lastResult: actionData?.result,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseAccountForm(formData, schemaFor(formData.get('intent'), verificationEnabled)),
+  })
+
+  return (
+    <section className="card form-card account-card">
+      <h1>Register</h1>
+      <Form method="post" {...getFormProps(form)}>
+        {/* The first submit button is the one Enter presses: registering, not sending a code. */}
+        <button type="submit" name="intent" value="register" hidden tabIndex={-1} aria-hidden="true" />
+        <FormError errors={form.errors} id={form.errorId} />
+        {sent ? (
+          <p className="form-success" role="status">
+            {sent.message}
+          </p>
+        ) : null}
+        <TextField meta={fields.name} label="Username" type="text" autoComplete="username" maxLength={50} />
+        <TextField meta={fields.email} label="Email" type="email" autoComplete="email" />
+        <TextField
+          meta={fields.verificationCode}
+          label={verificationEnabled ? 'Verification code' : 'Verification code (optional)'}
+          type="text"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          addon={<SendCodeButton value="send-code" sentAt={actionData?.codeSentAt} />}
+        />
+        <TextField meta={fields.password} label="Password" type="password" autoComplete="new-password" />
+        <TextField meta={fields.confirmPassword} label="Confirm password" type="password" autoComplete="new-password" />
+        <button type="submit" name="intent" value="register" className="button wide" disabled={submitting}>
+          {submitting ? 'Please wait…' : 'Register'}
+        </button>
+      </Form>
+      <div className="account-links">
+        <p>
+          Already have an account? <Link to="/login">Login</Link>
+        </p>
+      </div>
+    </section>
+  )
+}
