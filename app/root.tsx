@@ -11,15 +11,19 @@ import {
   useRouteError,
 } from '@remix-run/react'
 import type { ReactNode } from 'react'
+import { PageViewBeacon } from '#app/components/page-view-beacon.tsx'
 import { SiteHeader } from '#app/components/site-header.tsx'
+import { TaskSidebar } from '#app/components/task-sidebar.tsx'
 import { toPublicUser } from '#app/models/user.server.ts'
 import { getOptionalUser, hasRole, isOwner } from '#app/utils/auth.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { seo } from '#app/utils/seo.ts'
 import stylesheet from '#app/styles/app.css'
+import taskSidebarStyles from '#app/styles/task-sidebar.css'
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },
+  { rel: 'stylesheet', href: taskSidebarStyles },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
 
@@ -66,6 +70,8 @@ export default function App() {
       <main className="page">
         <Outlet />
       </main>
+      <TaskSidebar />
+      <PageViewBeacon />
     </Document>
   )
 }

@@ -19,6 +19,9 @@ process.env.NODE_ENV = 'test'
 process.env.DATA_DIR ??= `${process.cwd()}/tests/.tmp/data`
 
 afterAll(async () => {
+  // Analytics events are written in batches: store the last ones before the database goes away.
+  const { flushAnalytics } = await import('#app/models/analytics.server.ts')
+  await flushAnalytics()
   const { closeDb } = await import('#app/utils/db.server.ts')
   await closeDb()
   const cleanup = new pg.Client({ connectionString: `${serverUrl}/postgres` })

@@ -1,0 +1,3 @@
+export function NoData() {
+  return <p className="muted no-data">No data available</p>
+}

@@ -1,0 +1,56 @@
+import { PassThrough } from 'node:stream'
+import { createReadableStreamFromReadable, type EntryContext } from '@remix-run/node'
+import { RemixServer } from '@remix-run/react'
+import { isbot } from 'isbot'
+import { renderToPipeableStream } from 'react-dom/server'
+import { recordPageView } from '#app/models/analytics.server.ts'
+
+const ABORT_DELAY_MS = 5_000
+
+/** The signed-in user's id from the root loader's data, which this render already loaded. */
+function signedInUserId(context: EntryContext): string | null {
+  const root = context.staticHandlerContext.loaderData.root as { user?: { id?: unknown } | null } | undefined
+  return typeof root?.user?.id === 'string' ? root.user.id : null
+}
+
+/**
+ * Renders a document. Browsers get the shell as soon as it is ready and the rest streamed in; bots
+ * wait for the whole page. Successful page loads are counted as page views (bots excluded there).
+ */
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+) {
+  if (request.method === 'GET' && responseStatusCode === 200) {
+    recordPageView(request, { path: new URL(request.url).pathname, userId: signedInUserId(remixContext) })
+  }
+  const waitForAll = isbot(request.headers.get('user-agent')) || remixContext.isSpaMode
+
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false
+    let status = responseStatusCode
+    const respond = () => {
+      shellRendered = true
+      const body = new PassThrough()
+      responseHeaders.set('Content-Type', 'text/html')
+      resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status }))
+      pipe(body)
+    }
+    const { pipe, abort } = renderToPipeableStream(
+      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} />,
+      {
+        onShellReady: waitForAll ? undefined : respond,
+        onAllReady: waitForAll ? respond : undefined,
+        onShellError: reject,
+        onError(error) {
+          status = 500
+          // Errors before the shell is ready reject above and are logged by Remix.
+          if (shellRendered) console.error(error)
+        },
+      },
+    )
+    setTimeout(abort, ABORT_DELAY_MS)
+  })
+}

@@ -1,0 +1,27 @@
+import { json } from '@remix-run/node'
+import {
+  createUserAsAdmin,
+  englishUserFormMessages,
+  listUsers,
+  newUserSchema,
+  valueOrHttpError,
+} from '#app/models/user-admin.server.ts'
+import { toPublicUser } from '#app/models/user.server.ts'
+import { apiHandler, readJson } from '#app/utils/api.server.ts'
+import { requireRole } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { HttpError } from '#app/utils/http.server.ts'
+
+export const loader = apiHandler(async ({ request }) => {
+  await requireRole(request, 'superadmin')
+  const users = await listUsers(getDb())
+  return json(users.map(toPublicUser))
+})
+
+export const action = apiHandler(async ({ request }) => {
+  await requireRole(request, 'superadmin')
+  if (request.method !== 'POST') throw new HttpError(405, 'Method not allowed')
+  const input = newUserSchema(englishUserFormMessages).parse(await readJson(request))
+  const user = valueOrHttpError(await createUserAsAdmin(getDb(), input))
+  return json(toPublicUser(user), { status: 201 })
+})
