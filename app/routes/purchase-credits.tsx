@@ -8,7 +8,7 @@ import {
   type MetaFunction,
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
-import { useSyncExternalStore } from 'react'
+import { useHydrated } from '#app/utils/use-hydrated.ts'
 import type { z } from 'zod'
 import { DelayedRedirect } from '#app/components/delayed-redirect.tsx'
 import {
@@ -197,17 +197,6 @@ export default function PurchaseCredits() {
         </button>
       </Form>
     </section>
-  )
-}
-
-const subscribeToNothing = () => () => {}
-
-/** False on the server and during hydration, true once React runs in the browser. */
-function useHydrated() {
-  return useSyncExternalStore(
-    subscribeToNothing,
-    () => true,
-    () => false,
   )
 }
 
