@@ -1,7 +1,8 @@
 import type { Env } from '#app/utils/env.server.ts'
 import { createImageProvider } from './image/index.ts'
 import { createInstantImageProvider } from './instant.ts'
-import type { ImageProvider } from './types.ts'
+import type { ImageProvider, VideoProvider } from './types.ts'
+import { createVideoProvider } from './video/index.ts'
 
 type ImageEnv = Pick<
   Env,
@@ -24,5 +25,22 @@ export function imageProviderFromEnv(env: ImageEnv): ImageProvider {
     timeoutMs: env.PROVIDER_TIMEOUT_MS,
     openai: { apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL, model: env.OPENAI_IMAGE_MODEL },
     gemini: { apiKey: env.GEMINI_API_KEY, baseUrl: env.GEMINI_BASE_URL, model: env.GEMINI_IMAGE_MODEL },
+  })
+}
+
+type VideoEnv = Pick<
+  Env,
+  'VIDEO_PROVIDER' | 'GEMINI_API_KEY' | 'GEMINI_BASE_URL' | 'VEO_MODEL' | 'VEO_FAST_MODEL' | 'VEO_POLL_INTERVAL_MS'
+>
+
+/** The video provider VIDEO_PROVIDER names, configured from the environment. */
+export function videoProviderFromEnv(env: VideoEnv): VideoProvider {
+  return createVideoProvider({
+    provider: env.VIDEO_PROVIDER,
+    apiKey: env.GEMINI_API_KEY,
+    baseUrl: env.GEMINI_BASE_URL,
+    model: env.VEO_MODEL,
+    fastModel: env.VEO_FAST_MODEL,
+    pollIntervalMs: env.VEO_POLL_INTERVAL_MS,
   })
 }

@@ -1,0 +1,19 @@
+import { json } from '@remix-run/node'
+import {
+  firstSubmissionError,
+  readImageGenerationForm,
+  submitImageGeneration,
+} from '#app/models/image-generation.server.ts'
+import { apiHandler } from '#app/utils/api.server.ts'
+import { requireUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { badRequest } from '#app/utils/http.server.ts'
+
+/** POST /api/async-image/generate (multipart): pays for and queues an image task. */
+export const action = apiHandler(async ({ request }) => {
+  const user = await requireUser(request)
+  const submission = await readImageGenerationForm(request)
+  if (submission.status !== 'success') throw badRequest(firstSubmissionError(submission.error))
+  const { taskId, cost, credits } = await submitImageGeneration(getDb(), user, submission.value, request)
+  return json({ taskId, status: 'queued', type: 'image', creditCost: cost, credits, message: 'Task submitted' })
+})

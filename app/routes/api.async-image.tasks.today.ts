@@ -1,0 +1,13 @@
+import { json } from '@remix-run/node'
+import { listRecentTaskViews } from '#app/models/tasks.server.ts'
+import { apiHandler } from '#app/utils/api.server.ts'
+import { requireUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+
+/** GET /api/async-image/tasks/today: the user's tasks (images and videos) of the last 24 hours. */
+export const loader = apiHandler(async ({ request }) => {
+  const user = await requireUser(request)
+  const tasks = await listRecentTaskViews(getDb(), user.id, getEnv().WORKER_CONCURRENCY)
+  return json({ tasks }, { headers: { 'Cache-Control': 'no-store' } })
+})

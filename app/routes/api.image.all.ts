@@ -1,0 +1,7 @@
+import { json } from '@remix-run/node'
+import { listInspirationImages } from '#app/models/inspiration.server.ts'
+import { apiHandler } from '#app/utils/api.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+
+/** GET /api/image/all: every inspiration image, newest first; public. */
+export const loader = apiHandler(async () => json(await listInspirationImages(getDb())))

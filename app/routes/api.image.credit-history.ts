@@ -1,0 +1,12 @@
+import { json } from '@remix-run/node'
+import { listCreditHistory } from '#app/models/credit-history.server.ts'
+import { apiHandler } from '#app/utils/api.server.ts'
+import { requireUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+
+/** GET /api/image/credit-history: the ledger lines and the current balance. */
+export const loader = apiHandler(async ({ request }) => {
+  const user = await requireUser(request)
+  const history = await listCreditHistory(getDb(), user.id)
+  return json({ history, credits: user.credits }, { headers: { 'Cache-Control': 'no-store' } })
+})

@@ -1,0 +1,19 @@
+import { json } from '@remix-run/node'
+import { historyQuerySchema, listHistory } from '#app/models/tasks.server.ts'
+import { apiHandler } from '#app/utils/api.server.ts'
+import { requireUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+
+/** GET /api/image/history?page&limit: the user's generated images, newest first. */
+export const loader = apiHandler(async ({ request }) => {
+  const user = await requireUser(request)
+  const query = historyQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams))
+  const { items, pagination } = await listHistory(getDb(), user.id, 'image', query)
+  const data = items.map((item) => ({
+    _id: item.id,
+    imageUrl: item.url,
+    createdAt: item.createdAt,
+    expirationDate: item.expiresAt,
+  }))
+  return json({ data, pagination }, { headers: { 'Cache-Control': 'no-store' } })
+})

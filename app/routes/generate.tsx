@@ -1,0 +1,523 @@
+import {
+  getCollectionProps,
+  getFormProps,
+  getInputProps,
+  getTextareaProps,
+  useForm,
+  type FieldMetadata,
+} from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
+import {
+  json,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
+import { Link, useActionData, useLoaderData, useNavigate, useRevalidator } from '@remix-run/react'
+import { useEffect, useState, type ChangeEvent } from 'react'
+import { TEMPLATE_HANDOFF_KEY, type TemplateHandoff } from '#app/models/gallery-shared.ts'
+import { readImageGenerationForm, submitImageGeneration } from '#app/models/image-generation.server.ts'
+import { listStyles } from '#app/models/styles.server.ts'
+import { getSystemConfig } from '#app/models/system-config.server.ts'
+import { findTaskView } from '#app/models/tasks.server.ts'
+import { getOptionalUser, requireUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
+import { HttpError } from '#app/utils/http.server.ts'
+import { imageGenerationSchema, MAX_IMAGE_MB, MAX_REFERENCE_IMAGES } from '#app/utils/image-generation-form.ts'
+import { useRootData } from '#app/utils/root-data.ts'
+import { useHydrated } from '#app/utils/use-hydrated.ts'
+import { seo } from '#app/utils/seo.ts'
+import {
+  announceTaskSubmitted,
+  downloadName,
+  downloadUrl,
+  fromServerTask,
+  TASK_UPDATED_EVENT,
+  taskFromSubmission,
+  taskStatusText,
+  type ClientTask,
+} from '#app/utils/task-client.ts'
+import { isGeneratorStyle } from '#worker/providers/image/prompt.ts'
+import generateStyles from '#app/styles/generate.css'
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: generateStyles }]
+
+export const meta: MetaFunction = () =>
+  seo({
+    title: 'Generate a pet portrait',
+    description: 'Upload a photo of your pet and turn it into an AI portrait in the style you choose.',
+    keywords: 'pet portrait, AI pet art, dog portrait, cat portrait, pet photo generator',
+    jsonLd: {
+      '@context': 'https://schema.org',
+      '@type': 'SoftwareApplication',
+      name: 'Pawtrait pet portrait generator',
+      applicationCategory: 'MultimediaApplication',
+      operatingSystem: 'Web',
+    },
+  })
+
+const GENERATE_API = '/api/async-image/generate'
+const GENERIC_FAILURE = 'Failed to generate the image, please try again later.'
+const LOGIN_FIRST = 'Please log in first to generate images'
+const ACCEPTED_IMAGES = 'image/jpeg,image/png,image/webp,image/gif'
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await getOptionalUser(request)
+  const db = getDb()
+  const env = getEnv()
+  const [styles, settings] = await Promise.all([listStyles(db, 'generator'), getSystemConfig(db)])
+  // After a submission without JavaScript the page shows that task's state.
+  const taskId = new URL(request.url).searchParams.get('task')
+  const task = user && taskId ? await findTaskView(db, user.id, taskId, 'image', env.WORKER_CONCURRENCY) : null
+  return json({
+    styles: styles.filter((style) => isGeneratorStyle(style.value)),
+    cost: settings.imageGenerationCreditCost,
+    offlineRenderer: env.IMAGE_PROVIDER === 'local',
+    task,
+  })
+}
+
+type GenerateActionData = FormActionData & { needPurchase?: boolean }
+
+/** The same submission as the API, for browsers without JavaScript. */
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request)
+  let submission
+  try {
+    submission = await readImageGenerationForm(request)
+  } catch (error) {
+    return formErrorResponse(error)
+  }
+  if (submission.status !== 'success') {
+    return json<GenerateActionData>({ result: submission.reply() }, { status: 400 })
+  }
+  try {
+    const { taskId } = await submitImageGeneration(getDb(), user, submission.value, request)
+    return redirect(`/generate?task=${taskId}`)
+  } catch (error) {
+    if (error instanceof HttpError && error.extra.needPurchase) {
+      const result = submission.reply({ formErrors: [error.message] })
+      return json<GenerateActionData>({ result, needPurchase: true }, { status: error.status })
+    }
+    return formErrorResponse(error, submission)
+  }
+}
+
+const guidedSuggestions = {
+  clothingTop: ['a red hoodie', 'a tuxedo jacket', 'a denim jacket', 'a floral dress', 'a knitted sweater'],
+  accessories: ['sunglasses', 'a bow tie', 'a golden crown', 'a pearl necklace', 'a wizard hat'],
+  clothingPants: ['jeans', 'suit trousers', 'shorts', 'a pleated skirt'],
+  clothingShoes: ['sneakers', 'leather boots', 'loafers', 'rain boots'],
+  action: ['sitting proudly', 'running on the grass', 'reading a book', 'playing the guitar', 'waving hello'],
+  background: ['a sunny beach', 'a snowy forest', 'a city street at night', 'a cosy living room', 'a flower garden'],
+}
+type GuidedText = keyof typeof guidedSuggestions
+const guidedLabels: Record<GuidedText, string> = {
+  clothingTop: 'Top',
+  accessories: 'Accessories',
+  clothingPants: 'Pants',
+  clothingShoes: 'Shoes',
+  action: 'Action',
+  background: 'Background',
+}
+
+type Dialog = { kind: 'purchase' | 'error'; message: string }
+
+function readTemplateHandoff(): TemplateHandoff | null {
+  try {
+    return JSON.parse(sessionStorage.getItem(TEMPLATE_HANDOFF_KEY) ?? 'null') as TemplateHandoff | null
+  } catch {
+    return null // a broken handoff is ignored
+  }
+}
+
+/** The template the gallery's "Customize in generator" left for this page: read once, then removed. */
+function useTemplateHandoff(hydrated: boolean) {
+  const [handoff, setHandoff] = useState<TemplateHandoff | null | undefined>(undefined)
+  if (hydrated && handoff === undefined) setHandoff(readTemplateHandoff())
+  useEffect(() => {
+    if (handoff !== undefined) sessionStorage.removeItem(TEMPLATE_HANDOFF_KEY)
+  }, [handoff])
+  return [handoff ?? null, () => setHandoff(null)] as const
+}
+
+export default function Generate() {
+  const { styles, cost, offlineRenderer, task: loadedTask } = useLoaderData<typeof loader>()
+  const actionData = useActionData<GenerateActionData>()
+  const user = useRootData()?.user
+  const navigate = useNavigate()
+  const revalidator = useRevalidator()
+
+  const [photoPreview, setPhotoPreview] = useState<string | null>(null)
+  const [referencePreviews, setReferencePreviews] = useState<string[]>([])
+  const [mode, setMode] = useState<'guide' | 'customize'>('guide')
+  // Without JavaScript both modes' fields stay enabled (CSS shows the chosen one's).
+  const hydrated = useHydrated()
+  const [template, clearTemplate] = useTemplateHandoff(hydrated)
+  const [submitting, setSubmitting] = useState(false)
+  const [dialog, setDialog] = useState<Dialog | null>(null)
+  const [current, setCurrent] = useState<ClientTask | null>(loadedTask ? fromServerTask(loadedTask) : null)
+
+  // The sidebar polls; this page shows its task's updates.
+  useEffect(() => {
+    const onUpdate = (event: Event) => {
+      const task = (event as CustomEvent<ClientTask>).detail
+      setCurrent((shown) => (shown?.id === task.id ? { ...shown, ...task } : shown))
+    }
+    window.addEventListener(TASK_UPDATED_EVENT, onUpdate)
+    return () => window.removeEventListener(TASK_UPDATED_EVENT, onUpdate)
+  }, [])
+
+  useEffect(() => {
+    if (photoPreview) return () => URL.revokeObjectURL(photoPreview)
+  }, [photoPreview])
+  useEffect(() => () => referencePreviews.forEach((url) => URL.revokeObjectURL(url)), [referencePreviews])
+
+  const [form, fields] = useForm({
+    id: 'generate',
+    lastResult: actionData?.result,
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    defaultValue: { style: 'general', mode: 'guide', personification: 'no' },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: imageGenerationSchema }),
+    onSubmit(event, { formData }) {
+      event.preventDefault()
+      void send(formData)
+    },
+  })
+
+  async function send(formData: FormData) {
+    if (!user) {
+      window.alert(LOGIN_FIRST)
+      return navigate('/login?redirectTo=/generate')
+    }
+    setSubmitting(true)
+    try {
+      const response = await fetch(GENERATE_API, { method: 'POST', body: formData })
+      const body = (await response.json().catch(() => ({}))) as {
+        taskId?: string
+        message?: string
+        needPurchase?: boolean
+      }
+      if (response.status === 401) {
+        window.alert(LOGIN_FIRST)
+        return navigate('/login?redirectTo=/generate')
+      }
+      if (response.status === 402 && body.needPurchase) {
+        return setDialog({ kind: 'purchase', message: body.message ?? 'You do not have enough credits.' })
+      }
+      if (!response.ok || !body.taskId) return setDialog({ kind: 'error', message: body.message ?? GENERIC_FAILURE })
+      const submitted = { id: body.taskId, type: template ? 'template' : 'image-generation' }
+      setCurrent(taskFromSubmission(submitted))
+      announceTaskSubmitted(submitted)
+      revalidator.revalidate() // the credits in the header changed
+    } catch {
+      setDialog({ kind: 'error', message: GENERIC_FAILURE })
+    } finally {
+      setSubmitting(false)
+    }
+  }
+
+  function previewPhoto(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.currentTarget.files?.[0]
+    setPhotoPreview(file ? URL.createObjectURL(file) : null)
+  }
+
+  function previewReferences(event: ChangeEvent<HTMLInputElement>) {
+    const files = [...(event.currentTarget.files ?? [])]
+    setReferencePreviews(files.map((file) => URL.createObjectURL(file)))
+  }
+
+  const imageErrors = Object.values(fields.images.allErrors).flat()
+  const purchaseMessage =
+    dialog?.kind === 'purchase' ? dialog.message : actionData?.needPurchase ? form.errors?.[0] : null
+  const formErrors = actionData?.needPurchase ? null : form.errors
+
+  return (
+    <div className="generate">
+      <section className="card generate-form">
+        <h1>Generate a pet portrait</h1>
+        {offlineRenderer ? (
+          <p className="generate-notice" role="note">
+            The offline renderer is in use: portraits are drawn on this server from your photo, without an AI model.
+          </p>
+        ) : null}
+
+        <form method="post" encType="multipart/form-data" {...getFormProps(form)}>
+          {formErrors ? (
+            <p className="form-error" id={form.errorId} role="alert">
+              {formErrors.join(' ')}
+            </p>
+          ) : null}
+
+          <fieldset className="generate-step">
+            <legend>Step 1: Upload a pet photo</legend>
+            <label className="photo-drop" htmlFor={fields.images.id}>
+              <span className="visually-hidden">Pet photo</span>
+              {photoPreview ? (
+                <img src={photoPreview} alt="Your pet photo" />
+              ) : (
+                <span className="muted">
+                  Choose a clear photo of your pet (JPEG, PNG, WebP or GIF, up to {MAX_IMAGE_MB}MB)
+                </span>
+              )}
+            </label>
+            <input
+              {...getInputProps(fields.images, { type: 'file' })}
+              multiple={false}
+              accept={ACCEPTED_IMAGES}
+              onChange={previewPhoto}
+              className="photo-input"
+            />
+            <p className="field-error" id={fields.images.errorId}>
+              {imageErrors.join(' ')}
+            </p>
+          </fieldset>
+
+          <fieldset className="generate-step">
+            <legend>Step 2: Describe the portrait</legend>
+            {template ? (
+              <TemplatePanel template={template} onClear={clearTemplate} />
+            ) : (
+              <>
+                <StyleChoice styles={styles} field={fields.style} />
+                <div className="mode-switch" role="radiogroup" aria-label="Mode">
+                  {getCollectionProps(fields.mode, { type: 'radio', options: ['guide', 'customize'] }).map(
+                    ({ key, ...props }) => (
+                      <label key={key} className="mode-option">
+                        <input
+                          {...props}
+                          onChange={() => setMode(props.value === 'customize' ? 'customize' : 'guide')}
+                        />
+                        {props.value === 'guide' ? 'Guide mode' : 'Customize mode'}
+                      </label>
+                    ),
+                  )}
+                </div>
+              </>
+            )}
+
+            <fieldset className="guide-fields" disabled={hydrated && mode === 'customize' && !template}>
+              <legend className="visually-hidden">Guided options</legend>
+              <GuideFields fields={fields} template={template} />
+            </fieldset>
+
+            {template ? null : (
+              <fieldset className="customize-fields" disabled={hydrated && mode === 'guide'}>
+                <legend className="visually-hidden">Custom prompt</legend>
+                <div className="field">
+                  <label htmlFor={fields.prompt.id}>Prompt</label>
+                  <textarea
+                    {...getTextareaProps(fields.prompt)}
+                    rows={5}
+                    placeholder="My corgi as a renaissance nobleman, in an oil painting with a dark background"
+                  />
+                  <p className="field-error" id={fields.prompt.errorId}>
+                    {fields.prompt.errors?.join(' ')}
+                  </p>
+                </div>
+                <div className="field">
+                  <label htmlFor="reference-images">Reference images (optional, up to {MAX_REFERENCE_IMAGES})</label>
+                  <input
+                    id="reference-images"
+                    type="file"
+                    name="images"
+                    multiple
+                    accept={ACCEPTED_IMAGES}
+                    onChange={previewReferences}
+                  />
+                  {referencePreviews.length > 0 ? (
+                    <div className="reference-previews">
+                      {referencePreviews.map((url, index) => (
+                        <img key={url} src={url} alt={`Reference ${index + 1}`} />
+                      ))}
+                    </div>
+                  ) : null}
+                </div>
+              </fieldset>
+            )}
+          </fieldset>
+
+          <button type="submit" className="button generate-submit" disabled={submitting}>
+            {submitting ? 'Submitting…' : `Generate (${cost} credits)`}
+          </button>
+          {user ? (
+            <p className="muted">You have {user.credits} credits.</p>
+          ) : (
+            <p className="muted">
+              <Link to="/login?redirectTo=/generate">Log in</Link> to generate portraits.
+            </p>
+          )}
+        </form>
+      </section>
+
+      <ResultPanel task={current} />
+
+      {purchaseMessage ? (
+        <div className="modal-backdrop">
+          <div className="modal" role="dialog" aria-modal="true" aria-labelledby="purchase-title">
+            <h2 id="purchase-title">Free Usage Limit Reached</h2>
+            <p>{purchaseMessage}</p>
+            <p className="muted">Purchase credits to keep creating portraits of your pet.</p>
+            <div className="row">
+              <Link to="/purchase-credits" className="button">
+                Purchase Credits
+              </Link>
+              <Link to="/generate" className="button secondary" onClick={() => setDialog(null)}>
+                Close
+              </Link>
+            </div>
+          </div>
+        </div>
+      ) : null}
+      {dialog?.kind === 'error' ? (
+        <div className="modal-backdrop">
+          <div className="modal" role="alertdialog" aria-modal="true" aria-labelledby="error-title">
+            <h2 id="error-title">Error</h2>
+            <p>{dialog.message}</p>
+            <button type="button" className="button" onClick={() => setDialog(null)} autoFocus>
+              OK
+            </button>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  )
+}
+
+function StyleChoice({ styles, field }: { styles: { value: string; label: string }[]; field: FieldMetadata<string> }) {
+  const labels = new Map(styles.map((style) => [style.value, style.label]))
+  const options = getCollectionProps(field, { type: 'radio', options: [...labels.keys()] })
+  return (
+    <div className="style-choice" role="radiogroup" aria-label="Style">
+      {options.map(({ key, ...props }) => (
+        <label key={key} className="style-option">
+          <input {...props} />
+          <span>{labels.get(props.value)}</span>
+        </label>
+      ))}
+      <p className="field-error" id={field.errorId}>
+        {field.errors?.join(' ')}
+      </p>
+    </div>
+  )
+}
+
+type GuidedFields = Record<GuidedText, FieldMetadata<string | undefined>>
+
+/** The guided options; with a template they start from the template's own values. */
+function GuideFields({ fields, template }: { fields: GuidedFields; template: TemplateHandoff | null }) {
+  const initial = template?.otherParams
+  return (
+    // Remounted when a template arrives, so its values become the inputs' defaults.
+    <div className="guide-grid" key={template?.templateId ?? 'own'}>
+      <div className="field personification" role="radiogroup" aria-label="Personification">
+        <span className="field-label">Personification</span>
+        {(['no', 'yes'] as const).map((value) => (
+          <label key={value} className="mode-option">
+            <input
+              type="radio"
+              name="personification"
+              value={value}
+              defaultChecked={(initial?.personification === 'yes' ? 'yes' : 'no') === value}
+            />
+            {value === 'yes' ? 'Yes, human-like' : 'No, a natural animal'}
+          </label>
+        ))}
+      </div>
+      {(Object.keys(guidedSuggestions) as GuidedText[]).map((name) => {
+        const field = fields[name]
+        const personifiedOnly = name === 'clothingPants' || name === 'clothingShoes'
+        return (
+          <div key={name} className={`field${personifiedOnly ? ' personified-only' : ''}`}>
+            <label htmlFor={field.id}>
+              {guidedLabels[name]}
+              {personifiedOnly ? <span className="muted"> (when personified)</span> : null}
+            </label>
+            <input
+              {...getInputProps(field, { type: 'text' })}
+              defaultValue={initial?.[name] ?? field.initialValue ?? ''}
+              list={`suggestions-${name}`}
+            />
+            <datalist id={`suggestions-${name}`}>
+              {guidedSuggestions[name].map((suggestion) => (
+                <option key={suggestion} value={suggestion} />
+              ))}
+            </datalist>
+            <p className="field-error" id={field.errorId}>
+              {field.errors?.join(' ')}
+            </p>
+          </div>
+        )
+      })}
+    </div>
+  )
+}
+
+function TemplatePanel({ template, onClear }: { template: TemplateHandoff; onClear: () => void }) {
+  return (
+    <div className="template-panel">
+      <input type="hidden" name="style" value="template" />
+      <input type="hidden" name="prompt" value={template.prompt} />
+      <input type="hidden" name="template_id" value={template.templateId} />
+      <div className="field">
+        <label htmlFor="template-prompt">Template scene</label>
+        <textarea
+          id="template-prompt"
+          name="templatePrompt"
+          rows={3}
+          defaultValue={template.otherParams.templatePrompt || template.prompt}
+          maxLength={4000}
+        />
+      </div>
+      <button type="button" className="button secondary" onClick={onClear}>
+        Don&apos;t use the template
+      </button>
+    </div>
+  )
+}
+
+function ResultPanel({ task }: { task: ClientTask | null }) {
+  const url = task?.result?.imageUrl
+  return (
+    <section className="card generate-result" aria-live="polite">
+      <h2>Result</h2>
+      {!task ? (
+        <p className="muted">Your portrait will appear here. You can follow every task in Today&apos;s Tasks.</p>
+      ) : (
+        <>
+          <p className="generate-status" data-status={task.status}>
+            {taskStatusText(task)}
+          </p>
+          {task.status === 'failed' ? (
+            <p className="form-error">{task.error ?? GENERIC_FAILURE} Your credits have been refunded.</p>
+          ) : null}
+          {url ? (
+            <>
+              <img className="generate-image" src={url} alt="Your generated pet portrait" />
+              <a className="button" href={downloadUrl(url, downloadName(task))} download>
+                Download
+              </a>
+            </>
+          ) : task.status === 'queued' || task.status === 'processing' ? (
+            <>
+              <progress max={100} value={task.progress} aria-label="Progress" />
+              <noscript>
+                <p>
+                  <a href={`/generate?task=${task.id}`}>Refresh the status</a>
+                </p>
+              </noscript>
+            </>
+          ) : null}
+          <p className="muted">
+            All your portraits are kept for 10 days in your <Link to="/history">History</Link>.
+          </p>
+        </>
+      )}
+    </section>
+  )
+}

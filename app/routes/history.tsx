@@ -1,0 +1,174 @@
+import { parseWithZod } from '@conform-to/zod'
+import {
+  json,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { z } from 'zod'
+import { deleteFinishedTask, historyQuerySchema, listHistory, type HistoryItem } from '#app/models/tasks.server.ts'
+import { requireUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import type { TaskKind } from '#app/utils/db-schema.ts'
+import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
+import { seo } from '#app/utils/seo.ts'
+import { downloadName, downloadUrl } from '#app/utils/task-client.ts'
+import historyStyles from '#app/styles/history.css'
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: historyStyles }]
+
+export const meta: MetaFunction = () => seo({ title: 'My Resources', description: 'Your generated images and videos.' })
+
+/** The kinds of resource the page lists, each a tab. */
+const resourceKinds = {
+  image: { tab: 'Images', noun: 'image', empty: 'No images yet.' },
+  video: { tab: 'Videos', noun: 'video', empty: 'No videos yet.' },
+} as const satisfies Record<TaskKind, unknown>
+
+const kindSchema = z.enum(['image', 'video']).catch('image')
+const PAGE_SIZE = 10
+
+function readQuery(request: Request) {
+  const params = new URL(request.url).searchParams
+  return {
+    kind: kindSchema.parse(params.get('type') ?? undefined),
+    page: historyQuerySchema.parse({ page: params.get('page') ?? undefined, limit: PAGE_SIZE }).page,
+  }
+}
+
+const pageHref = (kind: TaskKind, page: number) => `/history?type=${kind}&page=${page}`
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request)
+  const { kind, page } = readQuery(request)
+  const { items, pagination } = await listHistory(getDb(), user.id, kind, { page, limit: PAGE_SIZE })
+  // Past the last page (its last item was just deleted, say): show the last one instead.
+  if (items.length === 0 && pagination.pages > 0 && page > pagination.pages) {
+    throw redirect(pageHref(kind, pagination.pages))
+  }
+  return json({ kind, items, pagination })
+}
+
+const deleteSchema = z.object({
+  id: z.string({ required_error: 'Nothing to delete' }),
+  type: z.enum(['image', 'video']),
+})
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request)
+  const submission = parseWithZod(await request.formData(), { schema: deleteSchema })
+  if (submission.status !== 'success') return json<FormActionData>({ result: submission.reply() }, { status: 400 })
+  try {
+    await deleteFinishedTask(getDb(), user.id, submission.value.id, submission.value.type)
+  } catch (error) {
+    return formErrorResponse(error, submission)
+  }
+  // Back to the same page, which the loader reads afresh.
+  const { kind, page } = readQuery(request)
+  return redirect(pageHref(kind, page))
+}
+
+export default function History() {
+  const { kind, items, pagination } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const error = actionData?.result.error?.['']?.[0] ?? Object.values(actionData?.result.error ?? {}).flat()[0]
+
+  return (
+    <section className="history">
+      <h1>My Resources</h1>
+      <nav className="history-tabs" aria-label="Resource type">
+        {(Object.keys(resourceKinds) as TaskKind[]).map((value) => (
+          <Link key={value} to={pageHref(value, 1)} aria-current={value === kind ? 'page' : undefined}>
+            {resourceKinds[value].tab}
+          </Link>
+        ))}
+      </nav>
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {items.length === 0 ? (
+        <div className="card history-empty">
+          <p>{resourceKinds[kind].empty}</p>
+          {kind === 'image' ? (
+            <Link className="button" to="/generate">
+              Generate a portrait
+            </Link>
+          ) : null}
+        </div>
+      ) : (
+        <ul className="history-grid">
+          {items.map((item) => (
+            <HistoryCard key={item.id} item={item} kind={kind} page={pagination.page} />
+          ))}
+        </ul>
+      )}
+      {pagination.pages > 1 ? (
+        <nav className="history-pages" aria-label="Pages">
+          {pagination.page > 1 ? <Link to={pageHref(kind, pagination.page - 1)}>← Previous</Link> : <span />}
+          <span>
+            Page {pagination.page} of {pagination.pages}
+          </span>
+          {pagination.page < pagination.pages ? <Link to={pageHref(kind, pagination.page + 1)}>Next →</Link> : <span />}
+        </nav>
+      ) : null}
+    </section>
+  )
+}
+
+function HistoryCard({ item, kind, page }: { item: HistoryItem; kind: TaskKind; page: number }) {
+  const navigation = useNavigation()
+  const deleting = navigation.formData?.get('id') === item.id
+  const { noun } = resourceKinds[kind]
+  return (
+    <li className="card history-card">
+      {item.url ? (
+        kind === 'video' ? (
+          <video src={item.url} controls preload="metadata" />
+        ) : (
+          <img src={item.url} alt={`Generated ${noun}`} loading="lazy" />
+        )
+      ) : null}
+      <p className="muted history-dates">
+        Created {new Date(item.createdAt).toLocaleDateString()}
+        {item.expiresAt ? <> · Expires {new Date(item.expiresAt).toLocaleDateString()}</> : null}
+      </p>
+      <div className="row">
+        {item.url ? (
+          <a className="button secondary" href={downloadUrl(item.url, downloadName({ ...item, type: kind }))} download>
+            Download
+          </a>
+        ) : null}
+        <Form
+          method="post"
+          action={pageHref(kind, page)}
+          onSubmit={(event) => {
+            if (!window.confirm(`Delete this ${noun}? This cannot be undone.`)) event.preventDefault()
+          }}
+        >
+          <input type="hidden" name="id" value={item.id} />
+          <input type="hidden" name="type" value={kind} />
+          <button type="submit" className="button danger" disabled={deleting}>
+            {deleting ? 'Deleting…' : 'Delete'}
+          </button>
+        </Form>
+      </div>
+    </li>
+  )
+}
+
+export function ErrorBoundary() {
+  return (
+    <section className="card center-card" role="alert">
+      <h1>My Resources</h1>
+      <p>Failed to load history, please try again later</p>
+      <Link className="button" to="/history">
+        Try again
+      </Link>
+    </section>
+  )
+}

@@ -1,0 +1,318 @@
+// Issue 4's figures: task reads under load against a bare node:http baseline, queue latency and
+// throughput with the instant provider, and the web's peak memory during large uploads.
+import { readFileSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import autocannon from 'autocannon'
+import { sql } from 'kysely'
+import sharp from 'sharp'
+import { createPool, type DB } from '#app/utils/db.server.ts'
+import { createSession, hashToken } from '#app/models/session.server.ts'
+import { createUser } from '#app/models/user.server.ts'
+import { percentile, round, startProcess } from './lib.ts'
+
+type BenchDatabase = { db: DB; url: string }
+
+let users = 0
+
+async function signedInUser(db: DB, credits: number) {
+  users += 1
+  const user = await createUser(db, { email: `bench-${users}-${Date.now()}@example.com`, name: 'Bench', credits })
+  const { token } = await createSession(db, user.id)
+  return { user, token }
+}
+
+/** A scratch media folder for the processes of one benchmark. */
+async function withDataDir<T>(run: (dataDir: string) => Promise<T>) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'pawtrait-bench-'))
+  try {
+    return await run(dataDir)
+  } finally {
+    await rm(dataDir, { recursive: true, force: true })
+  }
+}
+
+async function submit(baseUrl: string, token: string, photo: Buffer) {
+  const form = new FormData()
+  form.append('images', new File([new Uint8Array(photo)], 'pet.jpg', { type: 'image/jpeg' }))
+  form.append('style', 'general')
+  const response = await fetch(`${baseUrl}/api/async-image/generate`, {
+    method: 'POST',
+    headers: { 'x-auth-token': token },
+    body: form,
+  })
+  const body = (await response.json()) as { taskId?: string; message?: string }
+  if (!response.ok || !body.taskId) throw new Error(`submission failed (${response.status}): ${body.message}`)
+  return body.taskId
+}
+
+const smallPhoto = () =>
+  sharp({ create: { width: 256, height: 256, channels: 3, background: '#b87333' } })
+    .jpeg()
+    .toBuffer()
+
+// ---------------------------------------------------------------------------------------------
+// (a) GET /api/async-image/task/{id}
+
+const LOAD = { connections: 50, duration: 5 }
+const ROUNDS = 2
+
+type Load = { rps: number; p99: number }
+const mean = (loads: Load[]): Load => ({
+  rps: loads.reduce((sum, l) => sum + l.rps, 0) / loads.length,
+  p99: loads.reduce((sum, l) => sum + l.p99, 0) / loads.length,
+})
+
+async function load(url: string, token: string): Promise<Load> {
+  await autocannon({ url, connections: LOAD.connections, duration: 2, headers: { 'x-auth-token': token } }) // warm up
+  const result = await autocannon({ url, ...LOAD, headers: { 'x-auth-token': token } })
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`)
+  }
+  return { rps: result.requests.average, p99: result.latency.p99 }
+}
+
+/**
+ * The same work as the app's route, without the framework: the session lookup and the task with
+ * its queue position, each one indexed query (mirroring session.server.ts and tasks.server.ts).
+ */
+function startBareServer(databaseUrl: string) {
+  const pool = createPool(databaseUrl)
+  const server = http.createServer(async (request, response) => {
+    try {
+      const token = String(request.headers['x-auth-token'] ?? '')
+      const session = await pool.query(
+        `SELECT users.* FROM sessions JOIN users ON users.id = sessions.user_id
+         WHERE sessions.token_hash = $1 AND sessions.expires_at > now() AND users.is_banned = false`,
+        [hashToken(token)],
+      )
+      const user = session.rows[0]
+      if (!user) return void response.writeHead(401).end()
+      const id = request.url?.split('/').pop()
+      const { rows } = await pool.query(
+        `SELECT t.*,
+           CASE WHEN t.status = 'queued' THEN (SELECT count(*)::int FROM generation_tasks q
+             WHERE q.status = 'queued' AND (q.created_at, q.id) <= (t.created_at, t.id)) ELSE 0 END AS queue_position,
+           (SELECT count(*)::int FROM generation_tasks WHERE status = 'queued') AS total_in_queue,
+           (SELECT count(*)::int FROM generation_tasks WHERE status = 'processing') AS running_tasks
+         FROM generation_tasks t WHERE t.id = $1 AND t.user_id = $2 AND t.kind = 'image'`,
+        [id, user.id],
+      )
+      const task = rows[0]
+      if (!task) return void response.writeHead(404).end()
+      response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+      response.end(
+        JSON.stringify({
+          id: task.id,
+          type: task.kind,
+          status: task.status,
+          progress: task.progress,
+          queuePosition: task.queue_position,
+          totalInQueue: task.total_in_queue,
+          runningTasks: task.running_tasks,
+          result: null,
+          error: task.error,
+        }),
+      )
+    } catch (error) {
+      response.writeHead(500).end(String(error))
+    }
+  })
+  return new Promise<{ url: string; stop: () => Promise<void> }>((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        stop: async () => {
+          await new Promise((done) => server.close(done))
+          await pool.end()
+        },
+      })
+    })
+  })
+}
+
+/** 5,000 tasks from 100 users, 200 of them queued, then one to read. */
+async function seedTasks(db: DB, userId: string) {
+  await sql`
+    INSERT INTO generation_tasks (user_id, kind, status, credit_cost, provider, created_at)
+    SELECT ${userId}, 'image', CASE WHEN g % 25 = 0 THEN 'queued' ELSE 'completed' END, 2, 'local',
+      now() - g * interval '1 minute'
+    FROM generate_series(1, 5000) AS g
+  `.execute(db)
+  const task = await db
+    .insertInto('generation_tasks')
+    .values({ user_id: userId, kind: 'image', credit_cost: 2, provider: 'local', params: '{}' })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  await sql`ANALYZE generation_tasks`.execute(db) // as autovacuum would have by now
+  return task.id
+}
+
+export async function benchTaskReads({ db, url }: BenchDatabase) {
+  const { user, token } = await signedInUser(db, 10)
+  const taskId = await seedTasks(db, user.id)
+  const web = await startProcess('server/index.ts', { DATABASE_URL: url }, 'is running at')
+  const bare = await startBareServer(url)
+  try {
+    // Alternating rounds, so a change in the machine's load weighs on both sides alike.
+    const rounds: Array<{ app: Load; baseline: Load }> = []
+    for (let round = 0; round < ROUNDS; round++) {
+      rounds.push({
+        app: await load(`${web.url}/api/async-image/task/${taskId}`, token),
+        baseline: await load(`${bare.url}/api/async-image/task/${taskId}`, token),
+      })
+    }
+    const app = mean(rounds.map((r) => r.app))
+    const baseline = mean(rounds.map((r) => r.baseline))
+    return {
+      'task read req/s (app)': round(app.rps),
+      'task read p99 ms (app)': round(app.p99, 2),
+      'task read req/s (bare node:http + pg)': round(baseline.rps),
+      'task read p99 ms (bare node:http + pg)': round(baseline.p99, 2),
+      'task read req/s ratio app/bare (target >= 0.5)': round(app.rps / baseline.rps, 2),
+    }
+  } finally {
+    await Promise.all([web.stop(), bare.stop()])
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// (b) and (c): the queue with the instant provider
+
+const LATENCY_SAMPLES = 40
+const THROUGHPUT_TASKS = 300
+const SUBMITTERS = 16
+
+async function waitUntilFinished(db: DB, ids: string[]) {
+  for (;;) {
+    const { count } = await db
+      .selectFrom('generation_tasks')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('id', 'in', ids)
+      .where('status', 'in', ['queued', 'processing'])
+      .executeTakeFirstOrThrow()
+    if (Number(count) === 0) return
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+export async function benchQueue({ db, url }: BenchDatabase) {
+  return withDataDir(async (dataDir) => {
+    const env = { DATABASE_URL: url, DATA_DIR: dataDir }
+    const web = await startProcess('server/index.ts', env, 'is running at')
+    // The instant provider is refused in production; the worker runs as in development.
+    const worker = await startProcess(
+      'worker/index.ts',
+      { ...env, NODE_ENV: 'development', IMAGE_PROVIDER: 'instant', WORKER_CONCURRENCY: '8' },
+      '[worker] started',
+    )
+    try {
+      const { token } = await signedInUser(db, 1_000_000)
+      const photo = await smallPhoto()
+
+      // (b) One task at a time, so each waits for nothing but the pickup.
+      const latencies: number[] = []
+      for (let i = 0; i < LATENCY_SAMPLES; i++) {
+        const id = await submit(web.url, token, photo)
+        await waitUntilFinished(db, [id])
+        const { rows } = await sql<{ ms: number }>`
+          SELECT extract(epoch FROM started_at - created_at) * 1000 AS ms FROM generation_tasks WHERE id = ${id}
+        `.execute(db)
+        latencies.push(Number(rows[0].ms))
+      }
+      latencies.sort((a, b) => a - b)
+
+      // (c) Many submitters at once, until every task is done.
+      const started = performance.now()
+      const ids: string[] = []
+      await Promise.all(
+        Array.from({ length: SUBMITTERS }, async () => {
+          while (ids.length < THROUGHPUT_TASKS) {
+            const slot = ids.push('') - 1 // reserved before the await, so exactly THROUGHPUT_TASKS are sent
+            ids[slot] = await submit(web.url, token, photo)
+          }
+        }),
+      )
+      await waitUntilFinished(db, ids)
+      const seconds = (performance.now() - started) / 1000
+      const { count: failed } = await db
+        .selectFrom('generation_tasks')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('status', '=', 'failed')
+        .executeTakeFirstOrThrow()
+
+      return {
+        'submission to worker start p50 ms (target <= 50)': round(percentile(latencies, 50), 1),
+        'submission to worker start p95 ms': round(percentile(latencies, 95), 1),
+        [`tasks/s end to end (${THROUGHPUT_TASKS} tasks, ${SUBMITTERS} submitters, concurrency 8)`]: round(
+          THROUGHPUT_TASKS / seconds,
+          1,
+        ),
+        'failed tasks': Number(failed),
+      }
+    } finally {
+      await Promise.all([web.stop(), worker.stop()])
+    }
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// (d) Memory while 8 users upload 10 MB photos at once
+
+const UPLOADERS = 8
+const MB = 1024 * 1024
+
+/** A real photo-sized JPEG (24 megapixels of fine detail) just under the 10 MB limit. */
+async function tenMegabytePhoto() {
+  const noisy = await sharp({
+    create: {
+      width: 6000,
+      height: 4000,
+      channels: 3,
+      background: '#808080',
+      noise: { type: 'gaussian', mean: 128, sigma: 40 },
+    },
+  })
+    .png()
+    .toBuffer()
+  for (let quality = 95; quality > 5; quality -= 5) {
+    const jpeg = await sharp(noisy).blur(0.6).jpeg({ quality }).toBuffer()
+    if (jpeg.length <= 10 * MB) return jpeg
+  }
+  throw new Error('could not make a photo under 10 MB')
+}
+
+/** Resident memory of a process, from /proc (Linux): now, and the peak so far. */
+function memoryOf(pid: number) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kilobytes = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN)
+  return { rss: kilobytes('VmRSS') / 1024, peak: kilobytes('VmHWM') / 1024 }
+}
+
+export async function benchUploadMemory({ db, url }: BenchDatabase) {
+  return withDataDir(async (dataDir) => {
+    const web = await startProcess('server/index.ts', { DATABASE_URL: url, DATA_DIR: dataDir }, 'is running at')
+    try {
+      const photo = await tenMegabytePhoto()
+      const uploaders = await Promise.all(Array.from({ length: UPLOADERS }, () => signedInUser(db, 10)))
+      await submit(web.url, uploaders[0].token, await smallPhoto()) // warm up the route
+      const before = memoryOf(web.child.pid!)
+      const started = performance.now()
+      await Promise.all(uploaders.map(({ token }) => submit(web.url, token, photo)))
+      const seconds = (performance.now() - started) / 1000
+      const after = memoryOf(web.child.pid!)
+      return {
+        'upload photo size MB': round(photo.length / MB, 2),
+        'web RSS before uploads MB': round(before.rss),
+        [`web peak RSS during ${UPLOADERS} parallel uploads MB (target < 400)`]: round(after.peak),
+        [`${UPLOADERS} parallel 10 MB uploads took s`]: round(seconds, 2),
+      }
+    } finally {
+      await web.stop()
+    }
+  })
+}

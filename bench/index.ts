@@ -1,0 +1,43 @@
+// `npm run bench`: every benchmark in one run, against a real PostgreSQL (embedded unless
+// DATABASE_URL names a server) and the built app. Prints one table of figures.
+import path from 'node:path'
+import { startEmbeddedPostgres } from '../scripts/embedded-postgres.ts'
+import { scratchDatabase } from './lib.ts'
+import { benchPages } from './pages.ts'
+
+type Bench = (database: Awaited<ReturnType<typeof scratchDatabase>>) => Promise<Record<string, number | string>>
+
+const benches: Array<[string, Bench]> = [['pages', benchPages]]
+
+async function main() {
+  let serverUrl: string
+  let stopServer = async () => {}
+  if (process.env.DATABASE_URL) {
+    serverUrl = process.env.DATABASE_URL.replace(/\/[^/]*$/, '')
+  } else {
+    const server = await startEmbeddedPostgres(path.resolve(`.data/bench-postgres`), 'postgres')
+    serverUrl = server.serverUrl
+    stopServer = server.stop
+  }
+
+  const only = process.argv.slice(2)
+  const results: Array<[string, string, number | string]> = []
+  try {
+    for (const [name, bench] of benches) {
+      if (only.length > 0 && !only.includes(name)) continue
+      console.log(`[bench] ${name}...`)
+      const database = await scratchDatabase(serverUrl, `pawtrait_bench_${name}`)
+      try {
+        for (const [metric, value] of Object.entries(await bench(database))) results.push([name, metric, value])
+      } finally {
+        await database.drop()
+      }
+    }
+  } finally {
+    await stopServer()
+  }
+  console.log('')
+  console.table(results.map(([bench, metric, value]) => ({ bench, metric, value })))
+}
+
+await main()

@@ -1,0 +1,66 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import pg from 'pg'
+import { createDb, createPool, type DB } from '#app/utils/db.server.ts'
+import { migrateToLatest } from '#app/utils/migrate.server.ts'
+import { seedDefaults } from '#app/models/seed.server.ts'
+import { freePort } from '../scripts/embedded-postgres.ts'
+
+/** A migrated, seeded database of its own for one benchmark, dropped afterwards. */
+export async function scratchDatabase(serverUrl: string, name: string) {
+  const admin = new pg.Client({ connectionString: `${serverUrl}/postgres` })
+  await admin.connect()
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+  await admin.query(`CREATE DATABASE ${name}`)
+  const url = `${serverUrl}/${name}`
+  const pool = createPool(url, 20)
+  const db: DB = createDb(pool)
+  await migrateToLatest(db, pool)
+  await seedDefaults(db)
+  return {
+    url,
+    db,
+    pool,
+    async drop() {
+      await db.destroy()
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await admin.end()
+    },
+  }
+}
+
+/** Starts `node <script>` (the built web server or the worker) with extra env; resolves once it is listening/ready. */
+export async function startProcess(script: string, env: Record<string, string>, readyText: string) {
+  const port = env.PORT ?? String(await freePort())
+  const child: ChildProcess = spawn(process.execPath, [script], {
+    env: { ...process.env, NODE_ENV: 'production', SESSION_SECRET: 'bench-secret', ...env, PORT: port },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      if (output.includes(readyText)) resolve()
+    }
+    child.stdout?.on('data', onData)
+    child.stderr?.on('data', onData)
+    child.once('exit', (code) => reject(new Error(`${script} exited (${code}):\n${output}`)))
+  })
+  return {
+    child,
+    url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        child.kill('SIGTERM')
+      }),
+  }
+}
+
+export function percentile(sorted: number[], p: number) {
+  if (sorted.length === 0) return NaN
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)
+  return sorted[Math.max(0, index)]
+}
+
+export const round = (value: number, digits = 1) => Number(value.toFixed(digits))

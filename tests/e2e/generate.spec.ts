@@ -1,0 +1,142 @@
+import { expect, test, type Browser } from '@playwright/test'
+import sharp from 'sharp'
+
+let counter = 0
+
+/** A browser context signed in as a new user with the 10 credit bonus (registered through the API). */
+async function newUserContext(browser: Browser, options: { javaScriptEnabled?: boolean } = {}) {
+  const context = await browser.newContext(options)
+  const response = await context.request.post('/api/auth/register', {
+    data: {
+      name: `Painter ${++counter}`,
+      email: `painter-${Date.now()}-${counter}@example.com`,
+      password: 'pw-123456',
+    },
+  })
+  expect(response.status()).toBe(201)
+  return context
+}
+
+const photo = async () => ({
+  name: 'corgi.jpg',
+  mimeType: 'image/jpeg',
+  buffer: await sharp({ create: { width: 320, height: 240, channels: 3, background: '#c8843c' } })
+    .jpeg()
+    .toBuffer(),
+})
+
+test('a user uploads a photo, generates in Guide mode, sees it complete in the sidebar and downloads it', async ({
+  browser,
+}) => {
+  const context = await newUserContext(browser)
+  const page = await context.newPage()
+  await page.goto('/generate')
+  await expect(page.getByText('The offline renderer is in use')).toBeVisible()
+
+  await page.getByLabel('Pet photo').setInputFiles(await photo())
+  await expect(page.getByRole('img', { name: 'Your pet photo' })).toBeVisible()
+  await page.getByLabel('Guide mode').check()
+  await page.getByLabel('Yes, human-like').check()
+  await page.getByLabel('Top').fill('a red hoodie')
+  await page.getByLabel(/^Shoes/).fill('sneakers')
+  await page.getByLabel('Background').fill('a sunny beach')
+  await page.getByRole('button', { name: 'Generate (2 credits)' }).click()
+
+  const sidebar = page.getByRole('complementary', { name: "Today's Tasks" })
+  await expect(sidebar).toBeVisible()
+  const item = sidebar.getByRole('listitem').first()
+  await expect(item).toContainText('Generate pet portrait')
+  await expect(item.getByText('Completed')).toBeVisible({ timeout: 30_000 })
+  // The credits shown were refreshed after the completion.
+  await expect(page.locator('.site-header')).toContainText('8 credits')
+
+  const result = page.getByRole('img', { name: 'Your generated pet portrait' })
+  await expect(result).toBeVisible()
+  const downloading = page.waitForEvent('download')
+  await item.getByRole('link', { name: 'Download' }).click()
+  const download = await downloading
+  expect(download.suggestedFilename()).toMatch(/^pet-portrait-[0-9a-f]{8}\.png$/)
+
+  // History lists it, with its download.
+  await page.goto('/history')
+  await expect(page.getByRole('img', { name: 'Generated image' })).toHaveCount(1)
+  await context.close()
+})
+
+test('with no credits left the Free Usage Limit Reached modal offers to purchase credits', async ({ browser }) => {
+  const context = await newUserContext(browser)
+  for (let i = 0; i < 5; i++) {
+    const spent = await context.request.post('/api/async-image/generate', {
+      multipart: { images: await photo(), style: 'general' },
+    })
+    expect(spent.status()).toBe(200)
+  }
+  const page = await context.newPage()
+  await page.goto('/generate')
+  await page.getByLabel('Pet photo').setInputFiles(await photo())
+  await page.getByRole('button', { name: /^Generate/ }).click()
+
+  const modal = page.getByRole('dialog', { name: 'Free Usage Limit Reached' })
+  await expect(modal).toBeVisible()
+  await expect(modal).toContainText('You need at least 2 credits to generate an image')
+  await modal.getByRole('link', { name: 'Purchase Credits' }).click()
+  await expect(page).toHaveURL(/\/purchase-credits$/)
+  await context.close()
+})
+
+test('without JavaScript the form still submits and the page shows the task', async ({ browser }) => {
+  const context = await newUserContext(browser, { javaScriptEnabled: false })
+  const page = await context.newPage()
+  await page.goto('/generate')
+  await page.getByRole('button', { name: /^Generate/ }).click()
+  await expect(page.getByText('Please upload a pet photo first')).toBeVisible()
+
+  await page.getByLabel('Pet photo').setInputFiles(await photo())
+  await page.getByLabel('Customize mode').check()
+  await page.getByLabel('Prompt').fill('A corgi astronaut floating above the moon')
+  await page.getByRole('button', { name: /^Generate/ }).click()
+  await expect(page).toHaveURL(/\/generate\?task=[0-9a-f-]{36}$/)
+  await expect(async () => {
+    await page.reload()
+    await expect(page.getByText('Completed')).toBeVisible({ timeout: 1000 })
+  }).toPass({ timeout: 30_000 })
+  await expect(page.getByRole('link', { name: 'Download' })).toHaveAttribute('href', /download=pet-portrait-/)
+  await context.close()
+})
+
+test('a template handed over by the gallery is applied to the form, then removed from storage', async ({ browser }) => {
+  const context = await newUserContext(browser)
+  const page = await context.newPage()
+  await page.goto('/contact')
+  await page.evaluate(() =>
+    sessionStorage.setItem(
+      'pawtrait:template',
+      JSON.stringify({
+        prompt: 'A royal portrait',
+        otherParams: {
+          templatePrompt: 'A pet in a velvet cape on a throne',
+          personification: 'yes',
+          clothingTop: 'a velvet cape',
+          accessories: '',
+          clothingPants: '',
+          clothingShoes: '',
+          action: '',
+          background: '',
+        },
+        templateId: 'template-1',
+      }),
+    ),
+  )
+  await page.goto('/generate')
+  await expect(page.getByLabel('Template scene')).toHaveValue('A pet in a velvet cape on a throne')
+  await expect(page.getByLabel('Top')).toHaveValue('a velvet cape')
+  await expect(page.getByLabel('Yes, human-like')).toBeChecked()
+  expect(await page.evaluate(() => sessionStorage.getItem('pawtrait:template'))).toBeNull()
+
+  await page.getByLabel('Pet photo').setInputFiles(await photo())
+  await page.getByRole('button', { name: /^Generate/ }).click()
+  const item = page.getByRole('complementary', { name: "Today's Tasks" }).getByRole('listitem').first()
+  await expect(item.getByText('Completed')).toBeVisible({ timeout: 30_000 })
+  await expect(item.getByRole('link', { name: 'Download' })).toHaveAttribute('href', /download=pet-art-/)
+  await context.close()
+})

@@ -1,0 +1,53 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import sharp from 'sharp'
+import { action as generate } from '#app/routes/api.async-image.generate.ts'
+import { callRoute, makeRequest } from './app.ts'
+
+/**
+ * Gives this test file a media folder of its own (call before anything reads the environment), so
+ * it can count the files left behind without seeing other files' uploads.
+ */
+export function useOwnDataDir() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pawtrait-generation-'))
+  process.env.DATA_DIR = dir
+  return {
+    dir,
+    /** Every stored object under media/tasks, as keys. */
+    taskFiles() {
+      const root = path.join(dir, 'media')
+      const folder = path.join(root, 'tasks')
+      if (!fs.existsSync(folder)) return []
+      return (fs.readdirSync(folder, { recursive: true }) as string[])
+        .map((entry) => path.join(folder, entry))
+        .filter((file) => fs.statSync(file).isFile())
+        .map((file) => path.relative(root, file))
+    },
+  }
+}
+
+/** A small real photo. */
+export function petPhoto(color = '#c08040', size = 64) {
+  return sharp({ create: { width: size, height: size, channels: 3, background: color } })
+    .jpeg()
+    .toBuffer()
+}
+
+export function photoFile(bytes: Buffer, name = 'pet.jpg', type = 'image/jpeg') {
+  return new File([new Uint8Array(bytes)], name, { type })
+}
+
+/** A multipart POST /api/async-image/generate: `images` in order, then the text fields. */
+export function generateRequest(token: string | undefined, images: File[], fields: Record<string, string> = {}) {
+  const form = new FormData()
+  for (const image of images) form.append('images', image)
+  for (const [name, value] of Object.entries({ style: 'general', ...fields })) form.append(name, value)
+  return makeRequest('/api/async-image/generate', { method: 'POST', token, body: form })
+}
+
+/** Submits through the real API route; answers the status and the JSON body. */
+export async function submitGeneration(token: string | undefined, images: File[], fields: Record<string, string> = {}) {
+  const response = await callRoute(generate, generateRequest(token, images, fields))
+  return { status: response.status, body: await response.json() }
+}

@@ -1,0 +1,86 @@
+import { creditHistoryError } from '#app/utils/credit-history-errors.ts'
+import {
+  downloadName,
+  mergeTasks,
+  normalizeTaskType,
+  readSavedTasks,
+  saveTasks,
+  taskFromSubmission,
+  taskStatusText,
+  type ClientTask,
+} from '#app/utils/task-client.ts'
+
+const now = new Date(2026, 10, 23, 15, 0)
+const at = (hours: number, day = 23) => new Date(2026, 10, day, hours).toISOString()
+const task = (id: string, submittedAt: string, extra: Partial<ClientTask> = {}): ClientTask => ({
+  id,
+  type: 'image',
+  status: 'queued',
+  progress: 0,
+  description: 'Generate pet portrait',
+  submittedAt,
+  createdAt: submittedAt,
+  ...extra,
+})
+
+test('status texts of spec section 4', () => {
+  expect(taskStatusText({ status: 'queued', type: 'image', queuePosition: 2, totalInQueue: 5 })).toBe('In Queue 2/5')
+  expect(taskStatusText({ status: 'processing', type: 'image' })).toBe('Generating Image...')
+  expect(taskStatusText({ status: 'processing', type: 'video' })).toBe('Generating Video...')
+  expect(taskStatusText({ status: 'completed', type: 'image' })).toBe('Completed')
+  expect(taskStatusText({ status: 'failed', type: 'video' })).toBe('Failed')
+})
+
+test('task types are normalised; a new video task starts queued as "Generate pet video"', () => {
+  expect(normalizeTaskType('video_generation')).toBe('video')
+  expect(normalizeTaskType('image-generation')).toBe('image')
+  expect(normalizeTaskType('template')).toBe('image')
+  expect(taskFromSubmission({ id: 'v1', type: 'video_generation' }, now)).toMatchObject({
+    type: 'video',
+    status: 'queued',
+    description: 'Generate pet video',
+  })
+  expect(taskFromSubmission({ id: 't1', type: 'template' }, now).source).toBe('template')
+})
+
+test('saved and fetched tasks merge by id, only today’s, newest first', () => {
+  const saved = [task('a', at(9)), task('old', at(9, 22)), task('b', at(11))]
+  const fresh = [task('a', at(9), { status: 'completed', progress: 100 }), task('c', at(14))]
+  const merged = mergeTasks(saved, fresh, now)
+  expect(merged.map((entry) => entry.id)).toEqual(['c', 'b', 'a'])
+  expect(merged[2]).toMatchObject({ status: 'completed', progress: 100 })
+})
+
+test('saved tasks are the signed-in user’s own; unreadable ones count as none', () => {
+  const store = new Map<string, string>()
+  const storage = {
+    getItem: (key: string) => store.get(key) ?? null,
+    setItem: (key: string, value: string) => void store.set(key, value),
+  }
+  const mine = task('a', at(9))
+  saveTasks(storage, 'me', [mine])
+  expect(JSON.parse(store.get('tasks')!)).toEqual([{ ...mine, ownerId: 'me' }])
+  expect(readSavedTasks(storage, 'me')).toEqual([{ ...mine, ownerId: 'me' }])
+  expect(readSavedTasks(storage, 'someone else')).toEqual([])
+  expect(readSavedTasks({ getItem: () => 'not json' }, 'me')).toEqual([])
+  expect(readSavedTasks({ getItem: () => '[{"id":1}]' }, 'me')).toEqual([])
+})
+
+test('download names use the spec prefixes', () => {
+  const id = '0123456789abcdef'
+  expect(downloadName({ id, type: 'image', source: 'generate' })).toBe('pet-portrait-01234567')
+  expect(downloadName({ id, type: 'image', source: 'template' })).toBe('pet-art-01234567')
+  expect(downloadName({ id, type: 'video' })).toBe('pet-video-01234567')
+})
+
+test('credit history failures read as the spec says', () => {
+  expect(creditHistoryError('network')).toEqual({ message: 'Network connection error', logout: false })
+  expect(creditHistoryError({ status: 401, message: 'Authentication expired, please log in again' })).toEqual({
+    message: 'Session expired, please log in again',
+    logout: true,
+  })
+  expect(creditHistoryError({ status: 401 }).message).toBe('Authentication failed')
+  expect(creditHistoryError({ status: 404 }).message).toBe('Service unavailable')
+  expect(creditHistoryError({ status: 500, message: 'Database down' }).message).toBe('Database down')
+  expect(creditHistoryError({ status: 502 }).message).toBe('Request failed with status 502')
+})

@@ -1,0 +1,9 @@
+import type { Task } from 'graphile-worker'
+import { expireTasks } from '#app/models/tasks.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+
+/** Hourly: removes generated media past its retention (10 days), files and rows. */
+export const expireMedia: Task = async (_payload, helpers) => {
+  const removed = await expireTasks(getDb())
+  if (removed > 0) helpers.logger.info(`removed ${removed} expired task(s) and their files`)
+}
