@@ -1,0 +1,19 @@
+import { json } from '@remix-run/node'
+import { firstSubmissionError } from '#app/models/image-generation.server.ts'
+import {
+  readVideoGenerationForm,
+  requireVideoUser,
+  submitVideoGeneration,
+} from '#app/models/video-generation.server.ts'
+import { apiHandler } from '#app/utils/api.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { badRequest } from '#app/utils/http.server.ts'
+
+/** POST /api/async-video/generate (multipart): superadmins and the owner pay for and queue a video task. */
+export const action = apiHandler(async ({ request }) => {
+  const user = await requireVideoUser(request)
+  const submission = await readVideoGenerationForm(request)
+  if (submission.status !== 'success') throw badRequest(firstSubmissionError(submission.error))
+  const { taskId, cost, credits } = await submitVideoGeneration(getDb(), user, submission.value)
+  return json({ taskId, status: 'queued', type: 'video', creditCost: cost, credits, message: 'Task submitted' })
+})

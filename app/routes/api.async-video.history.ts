@@ -1,0 +1,14 @@
+import { json } from '@remix-run/node'
+import { historyQuerySchema, listHistory } from '#app/models/tasks.server.ts'
+import { apiHandler } from '#app/utils/api.server.ts'
+import { requireUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+
+/** GET /api/async-video/history?page&limit: the user's finished videos, newest first. */
+export const loader = apiHandler(async ({ request }) => {
+  const user = await requireUser(request)
+  const query = historyQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams))
+  const { items, pagination } = await listHistory(getDb(), user.id, 'video', query)
+  const data = items.map((item) => ({ taskId: item.id, result: { videoUrl: item.url }, createdAt: item.createdAt }))
+  return json({ data, pagination }, { headers: { 'Cache-Control': 'no-store' } })
+})

@@ -1,0 +1,15 @@
+import { json } from '@remix-run/node'
+import { findTaskView } from '#app/models/tasks.server.ts'
+import { apiHandler } from '#app/utils/api.server.ts'
+import { requireUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import { notFound } from '#app/utils/http.server.ts'
+
+/** GET /api/async-video/task/{id}: the owner's video task with its place in the queue. */
+export const loader = apiHandler(async ({ request, params }) => {
+  const user = await requireUser(request)
+  const task = await findTaskView(getDb(), user.id, params.id ?? '', 'video', getEnv().WORKER_CONCURRENCY)
+  if (!task) throw notFound('Task not found')
+  return json(task, { headers: { 'Cache-Control': 'no-store' } })
+})

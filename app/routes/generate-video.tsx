@@ -1,0 +1,533 @@
+import {
+  getCollectionProps,
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  useForm,
+} from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
+import {
+  json,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
+import {
+  isRouteErrorResponse,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigate,
+  useRevalidator,
+  useRouteError,
+} from '@remix-run/react'
+import { useEffect, useState, type ChangeEvent } from 'react'
+import { AccessDenied } from '#app/components/access-denied.tsx'
+import { getSystemConfig } from '#app/models/system-config.server.ts'
+import { findTaskView } from '#app/models/tasks.server.ts'
+import {
+  readVideoGenerationForm,
+  requireVideoUser,
+  submitVideoGeneration,
+} from '#app/models/video-generation.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
+import { HttpError } from '#app/utils/http.server.ts'
+import { useRootData } from '#app/utils/root-data.ts'
+import { seo } from '#app/utils/seo.ts'
+import {
+  announceTaskSubmitted,
+  downloadName,
+  downloadUrl,
+  fromServerTask,
+  isActive,
+  TASK_UPDATED_EVENT,
+  taskFromSubmission,
+  taskStatusText,
+  type ClientTask,
+} from '#app/utils/task-client.ts'
+import { useHydrated } from '#app/utils/use-hydrated.ts'
+import {
+  ASPECT_RATIOS,
+  aspectRatioLabels,
+  FILE_TOO_LARGE,
+  MAX_VIDEO_IMAGE_MB,
+  modeLabels,
+  QUALITIES,
+  qualityLabels,
+  RESOLUTIONS,
+  resolutionLabels,
+  VIDEO_ACCESS_RESTRICTED,
+  VIDEO_LOGIN_FIRST,
+  VIDEO_MODES,
+  videoCost,
+  videoGenerationSchema,
+  type VideoMode,
+  type VideoQualityChoice,
+} from '#app/utils/video-generation-form.ts'
+import generateStyles from '#app/styles/generate.css'
+import videoStyles from '#app/styles/generate-video.css'
+
+// The page shares the generator's layout (two columns, mode pills, result panel) and adds its own.
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: generateStyles },
+  { rel: 'stylesheet', href: videoStyles },
+]
+
+export const meta: MetaFunction = () =>
+  seo({ title: 'Generate a pet video', description: 'Turn a pet photo or a description into a short MP4 video.' })
+
+const GENERATE_API = '/api/async-video/generate'
+const PAGE = '/generate-video'
+const GENERIC_FAILURE = 'Failed to create video generation task, please try again later.'
+const ACCEPTED_IMAGES = 'image/jpeg,image/png,image/webp,image/gif'
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireVideoUser(request)
+  const db = getDb()
+  const env = getEnv()
+  const settings = await getSystemConfig(db)
+  // After a submission without JavaScript the page shows that task's state.
+  const taskId = new URL(request.url).searchParams.get('task')
+  const task = taskId ? await findTaskView(db, user.id, taskId, 'video', env.WORKER_CONCURRENCY) : null
+  return json({
+    costs: { stable: videoCost(settings, 'stable'), fast: videoCost(settings, 'fast') },
+    offlineRenderer: env.VIDEO_PROVIDER === 'local',
+    task,
+  })
+}
+
+type VideoActionData = FormActionData & { needPurchase?: boolean }
+
+/** The same submission as the API, for browsers without JavaScript. */
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireVideoUser(request)
+  let submission
+  try {
+    submission = await readVideoGenerationForm(request)
+  } catch (error) {
+    return formErrorResponse(error)
+  }
+  if (submission.status !== 'success') {
+    return json<VideoActionData>({ result: submission.reply() }, { status: 400 })
+  }
+  try {
+    const { taskId } = await submitVideoGeneration(getDb(), user, submission.value)
+    return redirect(`${PAGE}?task=${taskId}`)
+  } catch (error) {
+    if (error instanceof HttpError && error.extra.needPurchase) {
+      const result = submission.reply({ formErrors: [error.message] })
+      return json<VideoActionData>({ result, needPurchase: true }, { status: error.status })
+    }
+    return formErrorResponse(error, submission)
+  }
+}
+
+type Dialog = { kind: 'purchase' | 'error'; message: string }
+type Costs = Record<VideoQualityChoice, number>
+
+export default function GenerateVideo() {
+  const { costs, offlineRenderer, task: loadedTask } = useLoaderData<typeof loader>()
+  const [current, setCurrent] = useState<ClientTask | null>(loadedTask ? fromServerTask(loadedTask) : null)
+  const [dialog, setDialog] = useState<Dialog | null>(null)
+  // Generate Another remounts the form, which clears every input and its state.
+  const [formKey, setFormKey] = useState(0)
+
+  // The Today's Tasks sidebar polls the task API every 2 s while a task is active; this page shows its task's updates.
+  useEffect(() => {
+    const onUpdate = (event: Event) => {
+      const task = (event as CustomEvent<ClientTask>).detail
+      setCurrent((shown) => (shown?.id === task.id ? { ...shown, ...task } : shown))
+    }
+    window.addEventListener(TASK_UPDATED_EVENT, onUpdate)
+    return () => window.removeEventListener(TASK_UPDATED_EVENT, onUpdate)
+  }, [])
+
+  function startOver() {
+    setCurrent(null)
+    setFormKey((key) => key + 1)
+  }
+
+  return (
+    <div className="generate video-generate">
+      <section className="card generate-form">
+        <h1>Generate a pet video</h1>
+        {offlineRenderer ? (
+          <p className="generate-notice" role="note">
+            The offline renderer is in use: videos are made on this server from your photo or prompt, without an AI
+            model.
+          </p>
+        ) : null}
+        <VideoForm key={formKey} costs={costs} onSubmitted={setCurrent} onDialog={setDialog} />
+      </section>
+
+      <aside className="video-side">
+        <ResultPanel task={current} onStartOver={startOver} />
+        <InfoCards costs={costs} />
+      </aside>
+
+      <Dialogs dialog={dialog} onClose={() => setDialog(null)} />
+    </div>
+  )
+}
+
+interface VideoFormProps {
+  costs: Costs
+  onSubmitted: (task: ClientTask) => void
+  onDialog: (dialog: Dialog) => void
+}
+
+function VideoForm({ costs, onSubmitted, onDialog }: VideoFormProps) {
+  const actionData = useActionData<VideoActionData>()
+  const credits = useRootData()?.user?.credits ?? 0
+  const navigate = useNavigate()
+  const revalidator = useRevalidator()
+  // Without JavaScript every control stays enabled; the server forces 720p for 9:16.
+  const hydrated = useHydrated()
+  const [submitting, setSubmitting] = useState(false)
+
+  const [form, fields] = useForm({
+    id: 'generate-video',
+    lastResult: actionData?.result,
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    defaultValue: { mode: 'image', aspectRatio: '16:9', resolution: '720p', quality: 'stable' },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: videoGenerationSchema }),
+    onSubmit(event, { formData }) {
+      event.preventDefault()
+      void send(formData)
+    },
+  })
+
+  const [mode, setMode] = useState<VideoMode>(fields.mode.initialValue === 'text' ? 'text' : 'image')
+  const [portrait, setPortrait] = useState(fields.aspectRatio.initialValue === '9:16')
+  const [resolution, setResolution] = useState(fields.resolution.initialValue === '1280p' ? '1280p' : '720p')
+  const [quality, setQuality] = useState<VideoQualityChoice>(fields.quality.initialValue === 'fast' ? 'fast' : 'stable')
+  const [prompt, setPrompt] = useState(fields.prompt.initialValue ?? '')
+  const [preview, setPreview] = useState<string | null>(null)
+  const [fileError, setFileError] = useState<string | null>(null)
+
+  useEffect(() => {
+    if (preview) return () => URL.revokeObjectURL(preview)
+  }, [preview])
+
+  const cost = costs[quality]
+  const missingInput = mode === 'image' ? !preview : !prompt.trim()
+
+  async function send(formData: FormData) {
+    setSubmitting(true)
+    try {
+      const response = await fetch(GENERATE_API, { method: 'POST', body: formData })
+      const body = (await response.json().catch(() => ({}))) as {
+        taskId?: string
+        message?: string
+        needPurchase?: boolean
+      }
+      if (response.status === 401) {
+        window.alert(VIDEO_LOGIN_FIRST)
+        return navigate(`/login?redirectTo=${PAGE}`)
+      }
+      if (response.status === 402 && body.needPurchase) {
+        return onDialog({
+          kind: 'purchase',
+          message: body.message ?? `You need at least ${cost} credits to generate a video`,
+        })
+      }
+      if (!response.ok || !body.taskId) return onDialog({ kind: 'error', message: body.message ?? GENERIC_FAILURE })
+      const submitted = {
+        id: body.taskId,
+        type: 'video_generation',
+        status: 'queued',
+        description: 'Generate pet video',
+      } as const
+      onSubmitted(taskFromSubmission(submitted))
+      announceTaskSubmitted(submitted)
+      revalidator.revalidate() // the credits shown changed
+    } catch {
+      onDialog({ kind: 'error', message: GENERIC_FAILURE })
+    } finally {
+      setSubmitting(false)
+    }
+  }
+
+  function chooseImage(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.currentTarget.files?.[0]
+    const tooLarge = file !== undefined && file.size > MAX_VIDEO_IMAGE_MB * 1024 * 1024
+    if (tooLarge) event.currentTarget.value = ''
+    setFileError(tooLarge ? FILE_TOO_LARGE : null)
+    setPreview(file && !tooLarge ? URL.createObjectURL(file) : null)
+  }
+
+  const purchaseMessage = actionData?.needPurchase ? form.errors?.[0] : null
+  const formErrors = actionData?.needPurchase ? null : form.errors
+  const imageError = fileError ?? fields.image.errors?.join(' ')
+
+  return (
+    <form method="post" encType="multipart/form-data" {...getFormProps(form)}>
+      {formErrors ? (
+        <p className="form-error" id={form.errorId} role="alert">
+          {formErrors.join(' ')}
+        </p>
+      ) : null}
+      {purchaseMessage ? <PurchaseModal message={purchaseMessage} /> : null}
+
+      <div className="mode-switch" role="radiogroup" aria-label="Mode">
+        {getCollectionProps(fields.mode, { type: 'radio', options: [...VIDEO_MODES] }).map(({ key, ...props }) => (
+          <label key={key} className="mode-option">
+            <input {...props} onChange={() => setMode(props.value === 'text' ? 'text' : 'image')} />
+            {modeLabels[props.value as VideoMode]}
+          </label>
+        ))}
+      </div>
+
+      <fieldset className="video-image-field" disabled={hydrated && mode === 'text'}>
+        <legend className="field-label">Image</legend>
+        <label className="photo-drop" htmlFor={fields.image.id}>
+          <span className="visually-hidden">Pet image</span>
+          {preview ? (
+            <img src={preview} alt="Preview of your image" />
+          ) : (
+            <span className="muted">
+              Choose a photo of your pet to animate (JPEG, PNG, WebP or GIF, up to {MAX_VIDEO_IMAGE_MB}MB)
+            </span>
+          )}
+        </label>
+        <input
+          {...getInputProps(fields.image, { type: 'file' })}
+          accept={ACCEPTED_IMAGES}
+          onChange={chooseImage}
+          className="photo-input"
+        />
+        <p className="field-error" id={fields.image.errorId}>
+          {imageError}
+        </p>
+      </fieldset>
+
+      <div className="field">
+        <label htmlFor={fields.prompt.id}>Prompt</label>
+        <textarea
+          {...getTextareaProps(fields.prompt)}
+          rows={6}
+          placeholder={
+            mode === 'text'
+              ? 'A fluffy white cat chasing butterflies in a sunny garden'
+              : 'Optional: how the photo should move, e.g. my dog turns its head and wags its tail'
+          }
+          onChange={(event) => setPrompt(event.currentTarget.value)}
+        />
+        <p className="field-error" id={fields.prompt.errorId}>
+          {fields.prompt.errors?.join(' ')}
+        </p>
+      </div>
+
+      <div className="video-options">
+        <div className="field">
+          <label htmlFor={fields.aspectRatio.id}>Aspect ratio</label>
+          <select
+            {...getSelectProps(fields.aspectRatio)}
+            onChange={(event) => {
+              const isPortrait = event.currentTarget.value === '9:16'
+              setPortrait(isPortrait)
+              if (isPortrait) setResolution('720p')
+            }}
+          >
+            {ASPECT_RATIOS.map((ratio) => (
+              <option key={ratio} value={ratio}>
+                {aspectRatioLabels[ratio]}
+              </option>
+            ))}
+          </select>
+          <p className="field-error" id={fields.aspectRatio.errorId}>
+            {fields.aspectRatio.errors?.join(' ')}
+          </p>
+        </div>
+        <div className="field">
+          <label htmlFor={fields.resolution.id}>Resolution</label>
+          {/* Controlled: choosing 9:16 forces 720p and locks it. */}
+          <select
+            id={fields.resolution.id}
+            name={fields.resolution.name}
+            aria-describedby={`${fields.resolution.errorId} resolution-hint`}
+            value={portrait ? '720p' : resolution}
+            disabled={hydrated && portrait}
+            onChange={(event) => setResolution(event.currentTarget.value === '1280p' ? '1280p' : '720p')}
+          >
+            {RESOLUTIONS.map((value) => (
+              <option key={value} value={value}>
+                {resolutionLabels[value]}
+              </option>
+            ))}
+          </select>
+          <p className="muted video-hint" id="resolution-hint">
+            1280p is available only for 16:9.
+          </p>
+          <p className="field-error" id={fields.resolution.errorId}>
+            {fields.resolution.errors?.join(' ')}
+          </p>
+        </div>
+      </div>
+
+      <div className="field">
+        <span className="field-label" id="quality-label">
+          Quality
+        </span>
+        <div className="mode-switch" role="radiogroup" aria-labelledby="quality-label">
+          {getCollectionProps(fields.quality, { type: 'radio', options: [...QUALITIES] }).map(({ key, ...props }) => (
+            <label key={key} className="mode-option">
+              <input {...props} onChange={() => setQuality(props.value === 'fast' ? 'fast' : 'stable')} />
+              {qualityLabels[props.value as VideoQualityChoice]} ({costs[props.value as VideoQualityChoice]} credits)
+            </label>
+          ))}
+        </div>
+      </div>
+
+      {/* Sent as the spec's payload has it; the server charges its own configured cost. */}
+      <input type="hidden" name="creditCost" value={cost} />
+      <button type="submit" className="button generate-submit" disabled={submitting || (hydrated && missingInput)}>
+        {submitting ? 'Submitting…' : `GENERATE VIDEO (${cost} credits)`}
+      </button>
+      <p className="muted">Current credits: {credits}</p>
+    </form>
+  )
+}
+
+function ResultPanel({ task, onStartOver }: { task: ClientTask | null; onStartOver: () => void }) {
+  const url = task?.result?.videoUrl
+  return (
+    <section className="card generate-result" aria-live="polite">
+      <h2>Result</h2>
+      {!task ? (
+        <p className="muted">Your video will appear here. You can follow every task in Today&apos;s Tasks.</p>
+      ) : (
+        <>
+          <p className="generate-status" data-status={task.status}>
+            {taskStatusText(task)}
+          </p>
+          {task.status === 'failed' ? (
+            <p className="form-error">{task.error ?? GENERIC_FAILURE} Your credits have been refunded.</p>
+          ) : null}
+          {isActive(task) ? (
+            <>
+              <progress max={100} value={task.progress} aria-label="Progress" />
+              <noscript>
+                <p>
+                  <a href={`${PAGE}?task=${task.id}`}>Refresh the status</a>
+                </p>
+              </noscript>
+            </>
+          ) : null}
+          {url ? (
+            <video
+              className="video-player"
+              src={url}
+              controls
+              playsInline
+              preload="metadata"
+              aria-label="Your pet video"
+            />
+          ) : null}
+          <div className="row">
+            {url ? (
+              <a className="button" href={downloadUrl(url, downloadName(task))} download>
+                Download Video
+              </a>
+            ) : null}
+            {isActive(task) ? null : (
+              <Link to={PAGE} className="button secondary" onClick={onStartOver}>
+                Generate Another
+              </Link>
+            )}
+          </div>
+          <p className="muted">
+            Your videos are kept for 10 days in your <Link to="/history?type=video">History</Link>.
+          </p>
+        </>
+      )}
+    </section>
+  )
+}
+
+function InfoCards({ costs }: { costs: Costs }) {
+  return (
+    <div className="video-info">
+      <section className="card video-info-card">
+        <h3>Estimated time</h3>
+        <p>2-5 minutes per video. You can leave this page: the video keeps rendering in Today&apos;s Tasks.</p>
+      </section>
+      <section className="card video-info-card">
+        <h3>Output</h3>
+        <p>An MP4 video (H.264) at the aspect ratio and resolution you choose.</p>
+      </section>
+      <section className="card video-info-card">
+        <h3>Stable vs Fast</h3>
+        <p>
+          Stable ({costs.stable} credits) gives the smoothest, most detailed result. Fast ({costs.fast} credits) is
+          quicker and cheaper, with a little less detail.
+        </p>
+      </section>
+    </div>
+  )
+}
+
+function PurchaseModal({ message, onClose }: { message: string; onClose?: () => void }) {
+  return (
+    <div className="modal-backdrop">
+      <div className="modal" role="dialog" aria-modal="true" aria-labelledby="purchase-title">
+        <h2 id="purchase-title">Insufficient Credits</h2>
+        <p>{message}</p>
+        <div className="row">
+          <Link to="/purchase-credits" className="button">
+            Purchase Credits
+          </Link>
+          <Link to={PAGE} className="button secondary" onClick={onClose}>
+            Close
+          </Link>
+        </div>
+      </div>
+    </div>
+  )
+}
+
+function Dialogs({ dialog, onClose }: { dialog: Dialog | null; onClose: () => void }) {
+  if (dialog?.kind === 'purchase') return <PurchaseModal message={dialog.message} onClose={onClose} />
+  if (dialog?.kind !== 'error') return null
+  return (
+    <div className="modal-backdrop">
+      <div className="modal" role="alertdialog" aria-modal="true" aria-labelledby="error-title">
+        <h2 id="error-title">Error</h2>
+        <p>{dialog.message}</p>
+        <button type="button" className="button" onClick={onClose} autoFocus>
+          OK
+        </button>
+      </div>
+    </div>
+  )
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  if (isRouteErrorResponse(error) && error.status === 401) {
+    return (
+      <div className="card center-card" role="alert">
+        <h1>Generate Video</h1>
+        <p>{VIDEO_LOGIN_FIRST}</p>
+        <Link className="button" to={`/login?redirectTo=${PAGE}`}>
+          Log in
+        </Link>
+      </div>
+    )
+  }
+  if (isRouteErrorResponse(error) && error.status === 403) {
+    return <AccessDenied title="Access Restricted" message={VIDEO_ACCESS_RESTRICTED} />
+  }
+  return (
+    <div className="card center-card" role="alert">
+      <h1>Something went wrong</h1>
+      <p>The video generator could not be loaded. Please try again later.</p>
+    </div>
+  )
+}
