@@ -23,6 +23,8 @@ RUN apt-get update \
   && apt-get install -y --no-install-recommends ffmpeg ca-certificates fonts-dejavu-core \
   && rm -rf /var/lib/apt/lists/*
 ENV FFMPEG_PATH=/usr/bin/ffmpeg
+# Fewer glibc malloc arenas keep sharp's memory from fragmenting (see docs/decisions/0006).
+ENV MALLOC_ARENA_MAX=2
 COPY --from=production-deps /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public

@@ -1,13 +1,22 @@
 // `npm run bench`: every benchmark in one run, against a real PostgreSQL (embedded unless
-// DATABASE_URL names a server) and the built app. Prints one table of figures.
+// DATABASE_URL names a server) and the built app (run `npm run build` first). Prints one table
+// of figures. `npm run bench -- pages queue` runs only the named benchmarks.
 import path from 'node:path'
 import { startEmbeddedPostgres } from '../scripts/embedded-postgres.ts'
+import { benchAnalytics } from './analytics.ts'
+import { benchQueue, benchTaskReads, benchUploadMemory } from './generation.ts'
 import { scratchDatabase } from './lib.ts'
 import { benchPages } from './pages.ts'
 
 type Bench = (database: Awaited<ReturnType<typeof scratchDatabase>>) => Promise<Record<string, number | string>>
 
-const benches: Array<[string, Bench]> = [['pages', benchPages]]
+const benches: Array<[string, Bench]> = [
+  ['task-reads', benchTaskReads],
+  ['queue', benchQueue],
+  ['upload-memory', benchUploadMemory],
+  ['analytics', benchAnalytics],
+  ['pages', benchPages],
+]
 
 async function main() {
   let serverUrl: string
@@ -26,7 +35,7 @@ async function main() {
     for (const [name, bench] of benches) {
       if (only.length > 0 && !only.includes(name)) continue
       console.log(`[bench] ${name}...`)
-      const database = await scratchDatabase(serverUrl, `pawtrait_bench_${name}`)
+      const database = await scratchDatabase(serverUrl, `pawtrait_bench_${name.replaceAll("-", "_")}`)
       try {
         for (const [metric, value] of Object.entries(await bench(database))) results.push([name, metric, value])
       } finally {

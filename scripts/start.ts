@@ -7,6 +7,12 @@ import { prepareDatabase } from '#app/utils/prepare-database.server.ts'
 import { exitOnStartupError } from '#app/utils/startup.server.ts'
 import { startEmbeddedPostgres } from './embedded-postgres.ts'
 
+/**
+ * Fewer glibc malloc arenas: sharp's threads otherwise fragment memory into many arenas that are
+ * never given back (measured in bench/generation.ts). The Dockerfile sets the same.
+ */
+const processDefaults = { MALLOC_ARENA_MAX: '2' }
+
 let stopDatabase: () => Promise<void> = async () => {}
 const children: ChildProcess[] = []
 let stopping = false
@@ -30,7 +36,7 @@ async function shutdown(code: number) {
 }
 
 function launch(name: string, script: string) {
-  const child = spawn(process.execPath, [script], { stdio: 'inherit', env: process.env })
+  const child = spawn(process.execPath, [script], { stdio: 'inherit', env: { ...processDefaults, ...process.env } })
   child.on('exit', (code, signal) => {
     if (stopping) return
     console.error(`[start] the ${name} process exited (${signal ?? code}); stopping everything`)

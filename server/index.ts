@@ -5,11 +5,16 @@ import { createRequestHandler } from '@remix-run/express'
 import type { ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express from 'express'
+import sharp from 'sharp'
 import { getEnv } from '#app/utils/env.server.ts'
 import { exitOnStartupError } from '#app/utils/startup.server.ts'
 import { rejectCrossSiteRequests } from './csrf.ts'
 
 const root = path.resolve(fileURLToPath(import.meta.url), '../..')
+
+// The web only re-encodes uploads, one at a time (app/models/task-submission.server.ts); a single
+// libvips thread is enough and keeps the process's memory low. The worker keeps the default.
+sharp.concurrency(1)
 
 try {
   const env = getEnv()
@@ -21,7 +26,9 @@ try {
   app.use(compression())
   // Fingerprinted bundles can be cached forever; other public files for an hour.
   app.use('/build', express.static(path.join(root, 'public/build'), { immutable: true, maxAge: '1y' }))
-  app.use(express.static(path.join(root, 'public'), { maxAge: '1h' }))
+  // API and media requests never name a public file: spare them the file-system lookup.
+  const publicFiles = express.static(path.join(root, 'public'), { maxAge: '1h' })
+  app.use((req, res, next) => (/^\/(api|media)\//.test(req.path) ? next() : publicFiles(req, res, next)))
   app.use(rejectCrossSiteRequests(env.PUBLIC_URL))
   app.all('*', createRequestHandler({ build, mode: env.NODE_ENV }))
 

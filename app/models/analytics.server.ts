@@ -141,10 +141,22 @@ export function recordPageView(request: Request, view: { path: string; userId: s
   recordEvent({ type: 'page_view', clientIp: getClientIp(request), userId: view.userId, path: view.path })
 }
 
-/** Every /api request except the page-view beacon, which is telemetry rather than use of the API. */
+/**
+ * Requests that are not counted as API calls: the page-view beacon (telemetry, not use of the API)
+ * and the reads the UI repeats on its own every 2 s while a task runs (task status, today's tasks,
+ * the signed-in user), which would otherwise drown real use and cost a row per poll.
+ */
+const uncountedApiPaths = [
+  new RegExp(`^${PAGE_VIEW_BEACON_PATH}$`),
+  /^\/api\/async-(image|video)\/task\/[^/]+$/,
+  /^\/api\/async-image\/tasks\/today$/,
+  /^\/api\/auth\/me$/,
+]
+
+/** Every /api request except the uncounted ones above. */
 export function recordApiCall(request: Request, status: number) {
   const path = new URL(request.url).pathname
-  if (path === PAGE_VIEW_BEACON_PATH) return
+  if (uncountedApiPaths.some((pattern) => pattern.test(path))) return
   recordEvent({ type: 'api_call', clientIp: getClientIp(request), path, details: { method: request.method, status } })
 }
 

@@ -5,6 +5,11 @@ import { badRequest, payloadTooLarge } from './http.server.ts'
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 export const MAX_UPLOAD_PIXELS = 40_000_000
 export const AVATAR_SIZE = 256
+/** Stored uploads are at most this many pixels on their longer side: providers work at about 1024. */
+export const MAX_STORED_SIDE = 2048
+
+// Every upload is a different image, so libvips's operation cache would only hold on to memory.
+sharp.cache(false)
 
 export type EncodedImage = { bytes: Buffer; mimeType: string; ext: string; width: number; height: number }
 export type UploadLimits = { maxBytes?: number; maxPixels?: number }
@@ -16,12 +21,18 @@ const unsupported = () => badRequest('Unsupported file type: please upload a JPE
 
 /**
  * Checks an upload by its content (never its name or declared type), then re-encodes it upright
- * and without metadata (EXIF, GPS, ICC): JPEG for photos, PNG when it has transparency. Animated
- * GIF and WebP keep their first frame.
+ * and without metadata (EXIF, GPS, ICC), no larger than MAX_STORED_SIDE: JPEG for photos, PNG when
+ * it has transparency. Animated GIF and WebP keep their first frame. Shrinking while decoding
+ * (libvips's shrink-on-load) also keeps the memory a large photo needs small.
  */
 export async function normalizeUploadedImage(bytes: Buffer, limits: UploadLimits = {}): Promise<EncodedImage> {
   const { metadata, maxPixels } = await inspectUpload(bytes, limits)
-  const image = openImage(bytes, maxPixels)
+  const image = openImage(bytes, maxPixels).resize({
+    width: MAX_STORED_SIDE,
+    height: MAX_STORED_SIDE,
+    fit: 'inside',
+    withoutEnlargement: true,
+  })
   return encode(metadata.hasAlpha ? image.png() : image.jpeg({ quality: 90 }))
 }
 

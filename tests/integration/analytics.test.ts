@@ -16,6 +16,9 @@ import { analyticsSummary } from '#app/models/analytics-report.server.ts'
 import { dateRangeSchema, presetRange, toDateString } from '#app/utils/date-range.ts'
 import { loader as overviewLoader } from '#app/routes/api.analytics.overview.ts'
 import { action as pageViewAction } from '#app/routes/api.analytics.pageview.ts'
+import { loader as taskLoader } from '#app/routes/api.async-image.task.$id.ts'
+import { loader as todayLoader } from '#app/routes/api.async-image.tasks.today.ts'
+import { loader as meLoader } from '#app/routes/api.auth.me.ts'
 import { loader as analyticsPageLoader } from '#app/routes/analytics.tsx'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 
@@ -236,10 +239,15 @@ describe('recording', () => {
     expect(views.map((view) => view.path)).toEqual(['/history'])
   })
 
-  test('API calls are counted with method and status, the beacon excepted', async () => {
+  test('API calls are counted with method and status, the beacon and the UI polls excepted', async () => {
     const before = (await todaysEvents('api_call')).length
     await overview(today(), tokens.user)
     await callRoute(pageViewAction, makeRequest('/api/analytics/pageview', { json: { path: '/' } }))
+    await callRoute(meLoader, makeRequest('/api/auth/me', { token: tokens.user }))
+    await callRoute(todayLoader, makeRequest('/api/async-image/tasks/today', { token: tokens.user }))
+    await callRoute(taskLoader, makeRequest(`/api/async-image/task/${randomUUID()}`, { token: tokens.user }), {
+      id: randomUUID(),
+    })
     const calls = (await todaysEvents('api_call')).slice(before)
     expect(calls).toHaveLength(1)
     expect(calls[0]).toMatchObject({ path: '/api/analytics/overview', details: { method: 'GET', status: 403 } })
