@@ -52,6 +52,8 @@ export default defineConfig({
       ADMIN_PASSWORD: e2eAdmin.password,
       EMAIL_VERIFICATION: 'off',
       WORKER_CONCURRENCY: '2',
+      SURPRISE_URL: 'https://example.com/surprise',
+      SOCIAL_LINKS: 'Instagram=https://instagram.com/pawtrait',
     },
   },
 })

@@ -1,0 +1,62 @@
+import { expect, test } from '@playwright/test'
+import { adminContext, petPhoto, unique } from './support.ts'
+
+// The whole product as a new customer takes it, on desktop and (with @phone) on a phone-sized
+// screen: register, generate, watch the task complete, download, buy credits, have the proof
+// approved by a super administrator, see the credits arrive.
+
+test('a new customer registers, generates a portrait, buys credits and sees them arrive @phone', async ({
+  page,
+  browser,
+}) => {
+  const id = unique()
+  const account = { name: `Tour ${id}`, email: `tour-${id}@example.com`, password: 'tour-password' }
+  const credits = page.locator('.floating-credits')
+
+  await page.goto('/')
+  await expect(page.locator('.gallery-card').first()).toBeVisible()
+  await page.goto('/register')
+  await page.getByLabel('Username').fill(account.name)
+  await page.getByLabel('Email').fill(account.email)
+  await page.getByLabel('Password', { exact: true }).fill(account.password)
+  await page.getByLabel('Confirm password').fill(account.password)
+  await page.getByRole('button', { name: 'Register', exact: true }).click()
+  await expect(page).toHaveURL('/')
+  await expect(credits).toContainText('10')
+
+  await page.goto('/generate')
+  await page.getByLabel('Pet photo').setInputFiles(await petPhoto())
+  await page.getByLabel('Guide mode').check()
+  await page.getByLabel('Background').fill('snowy mountains')
+  await page.getByRole('button', { name: 'Generate (2 credits)' }).click()
+  const sidebar = page.getByRole('complementary', { name: "Today's Tasks" })
+  const task = sidebar.getByRole('listitem').first()
+  await expect(task.getByText('Completed')).toBeVisible({ timeout: 30_000 })
+  await expect(credits).toContainText('8')
+  const downloading = page.waitForEvent('download')
+  await task.getByRole('link', { name: 'Download' }).click()
+  expect((await downloading).suggestedFilename()).toMatch(/^pet-portrait-/)
+  await sidebar.getByRole('button', { name: 'Close' }).click()
+
+  await credits.click()
+  await expect(page).toHaveURL('/credit-history')
+  await page.goto('/purchase-credits')
+  await page.getByLabel(/200 credits/).check()
+  await page.getByLabel(/PayPal/).check()
+  const transactionId = `TOUR-${id}`
+  await page.getByLabel('Transaction ID').fill(transactionId)
+  await page.getByRole('button', { name: 'Submit payment proof' }).click()
+  await expect(page).toHaveURL(/\/credit-history$/, { timeout: 10_000 })
+
+  const admin = await adminContext(browser)
+  const review = await admin.newPage()
+  await review.goto('/payment-review')
+  const proof = review.getByRole('listitem').filter({ hasText: transactionId })
+  await proof.getByRole('button', { name: 'Approve' }).click()
+  await expect(review.getByText(/Approved: 200 credits added/)).toBeVisible()
+  await admin.close()
+
+  await page.reload()
+  await expect(credits).toContainText('208')
+  await expect(page.getByRole('cell', { name: 'purchase' }).first()).toBeVisible()
+})
