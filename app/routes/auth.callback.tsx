@@ -3,7 +3,7 @@ import { useLoaderData } from '@remix-run/react'
 import { useEffect } from 'react'
 import { DelayedRedirect } from '#app/components/delayed-redirect.tsx'
 import { findSessionUser } from '#app/models/session.server.ts'
-import { getRequestToken, getSessionCookie } from '#app/utils/auth.server.ts'
+import { getSessionCookie } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { seo } from '#app/utils/seo.ts'
 
@@ -15,16 +15,16 @@ const privateHeaders = { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-ref
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
 /**
- * Where sign-ins that leave the site (Google) come back with ?token=…: a valid token becomes the
- * page session (the cookie is set unless it already holds that token).
+ * Where sign-ins that leave the site (Google) come back with ?token=…. The Google callback has
+ * already set the session cookie; this page only confirms that the token in the address is that
+ * live session. It never signs a browser in from the address alone: a link carrying someone
+ * else's token must not log a victim into an attacker's account (login CSRF).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get('token')
-  const user = token ? await findSessionUser(getDb(), token) : undefined
-  if (!token || !user) return json({ authenticated: false }, { headers: privateHeaders })
-  const headers = new Headers(privateHeaders)
-  if ((await getRequestToken(request)) !== token) headers.set('Set-Cookie', await getSessionCookie().serialize(token))
-  return json({ authenticated: true }, { headers })
+  const cookieToken = await getSessionCookie().parse(request.headers.get('cookie'))
+  const user = token && token === cookieToken ? await findSessionUser(getDb(), token) : undefined
+  return json({ authenticated: Boolean(user) }, { headers: privateHeaders })
 }
 
 export default function AuthCallback() {

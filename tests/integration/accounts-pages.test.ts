@@ -230,16 +230,25 @@ describe('/profile', () => {
   })
 })
 
-test('/auth/callback stores a valid token as the session cookie and refuses anything else', async () => {
+test('/auth/callback confirms the session its cookie holds and never signs in from the address alone', async () => {
   const { user, token } = await createTestUser()
-  const ok = await callRoute(authCallback, makeRequest(`/auth/callback?token=${encodeURIComponent(token)}`))
+  const cookie = (await getSessionCookie().serialize(token)).split(';')[0]
+  const url = `/auth/callback?token=${encodeURIComponent(token)}`
+  const ok = await callRoute(authCallback, makeRequest(url, { headers: { cookie } }))
   expect(await ok.json()).toEqual({ authenticated: true })
-  expect(await getSessionCookie().parse(ok.headers.get('set-cookie'))).toBe(token)
   expect(ok.headers.get('referrer-policy')).toBe('no-referrer')
   expect(await findSessionUser(getDb(), token)).toMatchObject({ id: user.id })
 
-  for (const url of ['/auth/callback', '/auth/callback?token=forged']) {
-    const refused = await callRoute(authCallback, makeRequest(url))
+  // A valid token in a link, without the matching cookie, is a login-CSRF attempt: refused.
+  const other = await createTestUser()
+  const otherCookie = (await getSessionCookie().serialize(other.token)).split(';')[0]
+  for (const request of [
+    makeRequest(url),
+    makeRequest(url, { headers: { cookie: otherCookie } }),
+    makeRequest('/auth/callback', { headers: { cookie } }),
+    makeRequest('/auth/callback?token=forged', { headers: { cookie } }),
+  ]) {
+    const refused = await callRoute(authCallback, request)
     expect(await refused.json()).toEqual({ authenticated: false })
     expect(refused.headers.get('set-cookie')).toBeNull()
   }
