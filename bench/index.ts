@@ -35,7 +35,7 @@ async function main() {
     for (const [name, bench] of benches) {
       if (only.length > 0 && !only.includes(name)) continue
       console.log(`[bench] ${name}...`)
-      const database = await scratchDatabase(serverUrl, `pawtrait_bench_${name.replaceAll("-", "_")}`)
+      const database = await scratchDatabase(serverUrl, `pawtrait_bench_${name.replaceAll('-', '_')}`)
       try {
         for (const [metric, value] of Object.entries(await bench(database))) results.push([name, metric, value])
       } finally {

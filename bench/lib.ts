@@ -33,7 +33,14 @@ export async function startProcess(script: string, env: Record<string, string>, 
   const port = env.PORT ?? String(await freePort())
   const child: ChildProcess = spawn(process.execPath, [script], {
     // MALLOC_ARENA_MAX as the Dockerfile and npm start set it.
-    env: { MALLOC_ARENA_MAX: '2', ...process.env, NODE_ENV: 'production', SESSION_SECRET: 'bench-secret', ...env, PORT: port },
+    env: {
+      MALLOC_ARENA_MAX: '2',
+      ...process.env,
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'bench-secret',
+      ...env,
+      PORT: port,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''

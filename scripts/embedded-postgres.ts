@@ -48,10 +48,16 @@ function processOwner() {
 
 function run(file: string, args: string[], owner: { uid?: number; gid?: number }) {
   return new Promise<void>((resolve, reject) => {
-    const child = spawn(file, args, { ...owner, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_ALL: 'C' } })
+    const child = spawn(file, args, {
+      ...owner,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, LC_ALL: 'C' },
+    })
     let stderr = ''
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(file)} failed: ${stderr}`))))
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${path.basename(file)} failed: ${stderr}`)),
+    )
   })
 }
 
@@ -61,7 +67,17 @@ async function initCluster(bin: Binaries, clusterDir: string, password: string, 
   const passwordFile = path.join(os.tmpdir(), `pawtrait-pg-${randomBytes(6).toString('hex')}`)
   fs.writeFileSync(passwordFile, `${password}\n`, { mode: 0o644 })
   try {
-    await run(bin.initdb, [`--pgdata=${clusterDir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${passwordFile}`, '--encoding=UTF8'], owner)
+    await run(
+      bin.initdb,
+      [
+        `--pgdata=${clusterDir}`,
+        '--auth=scram-sha-256',
+        '--username=postgres',
+        `--pwfile=${passwordFile}`,
+        '--encoding=UTF8',
+      ],
+      owner,
+    )
   } finally {
     fs.rmSync(passwordFile, { force: true })
   }
@@ -71,7 +87,12 @@ async function initCluster(bin: Binaries, clusterDir: string, password: string, 
  * Runs the server in its own process group (detached), so a Ctrl-C in the terminal reaches the
  * web and worker processes first and the database is stopped last.
  */
-async function launchPostmaster(bin: Binaries, clusterDir: string, port: number, owner: { uid?: number; gid?: number }) {
+async function launchPostmaster(
+  bin: Binaries,
+  clusterDir: string,
+  port: number,
+  owner: { uid?: number; gid?: number },
+) {
   const child = spawn(
     bin.postgres,
     ['-D', clusterDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],

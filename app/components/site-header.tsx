@@ -98,7 +98,17 @@ export function SiteHeader() {
   )
 }
 
-function HeaderMenu({ label, icon, className, children }: { label: string; icon: string; className: string; children: ReactNode }) {
+function HeaderMenu({
+  label,
+  icon,
+  className,
+  children,
+}: {
+  label: string
+  icon: string
+  className: string
+  children: ReactNode
+}) {
   return (
     <details className={`menu ${className}`}>
       <summary>

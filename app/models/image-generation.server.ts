@@ -28,11 +28,6 @@ export async function readImageGenerationForm(request: Request) {
   return parseWithZod(formData, { schema: imageGenerationSchema })
 }
 
-/** The first message of a failed submission, for API answers. */
-export function firstSubmissionError(error: Record<string, string[] | null> | null | undefined) {
-  return Object.values(error ?? {}).flatMap((messages) => messages ?? [])[0] ?? 'Invalid request'
-}
-
 /**
  * Pays for and queues an image task from a validated form (see submitPaidTask: the uploads are
  * sniffed, stored and, should the submission fail, deleted again), and counts it for analytics.

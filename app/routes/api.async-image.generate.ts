@@ -1,12 +1,9 @@
 import { json } from '@remix-run/node'
-import {
-  firstSubmissionError,
-  readImageGenerationForm,
-  submitImageGeneration,
-} from '#app/models/image-generation.server.ts'
+import { readImageGenerationForm, submitImageGeneration } from '#app/models/image-generation.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { firstSubmissionError } from '#app/utils/form-errors.server.ts'
 import { badRequest } from '#app/utils/http.server.ts'
 
 /** POST /api/async-image/generate (multipart): pays for and queues an image task. */

@@ -1,5 +1,4 @@
 import { json } from '@remix-run/node'
-import { firstSubmissionError } from '#app/models/image-generation.server.ts'
 import {
   readVideoGenerationForm,
   requireVideoUser,
@@ -7,6 +6,7 @@ import {
 } from '#app/models/video-generation.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { firstSubmissionError } from '#app/utils/form-errors.server.ts'
 import { badRequest } from '#app/utils/http.server.ts'
 
 /** POST /api/async-video/generate (multipart): superadmins and the owner pay for and queue a video task. */

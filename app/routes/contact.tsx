@@ -6,7 +6,8 @@ import { seo } from '#app/utils/seo.ts'
 export const meta: MetaFunction = () =>
   seo({
     title: 'Contact us',
-    description: 'Questions about your pet portraits, credits or payments? Reach the Pawtrait team by email or social media.',
+    description:
+      'Questions about your pet portraits, credits or payments? Reach the Pawtrait team by email or social media.',
     keywords: 'contact, support, pet portrait help, Pawtrait',
     jsonLd: { '@context': 'https://schema.org', '@type': 'ContactPage', name: 'Contact Pawtrait' },
   })

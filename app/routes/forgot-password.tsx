@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { type ActionFunctionArgs, json, type LinksFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
-import { DelayedRedirect } from '#app/components/delayed-redirect.tsx'
+import { RedirectNotice } from '#app/components/redirect-notice.tsx'
 import { SendCodeButton } from '#app/components/send-code-button.tsx'
 import { FormError, TextField } from '#app/components/text-field.tsx'
 import {
@@ -87,14 +87,14 @@ export default function ForgotPassword() {
 
   if (actionData?.done) {
     return (
-      <section className="card form-card account-card" aria-live="polite">
-        <h1>Forgot password</h1>
-        <p className="form-success">{actionData.message}</p>
-        <p className="muted">
-          Redirecting to <Link to="/login">the login page</Link> in {REDIRECT_SECONDS} seconds…
-        </p>
-        <DelayedRedirect to="/login" seconds={REDIRECT_SECONDS} />
-      </section>
+      <RedirectNotice
+        className="card form-card account-card"
+        title="Forgot password"
+        message={actionData.message}
+        to="/login"
+        destination={<Link to="/login">the login page</Link>}
+        seconds={REDIRECT_SECONDS}
+      />
     )
   }
 

@@ -9,23 +9,26 @@ import {
 import { parseWithZod } from '@conform-to/zod'
 import {
   json,
-  redirect,
   type ActionFunctionArgs,
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
-import {
-  isRouteErrorResponse,
-  Link,
-  useActionData,
-  useLoaderData,
-  useNavigate,
-  useRevalidator,
-  useRouteError,
-} from '@remix-run/react'
-import { useEffect, useState, type ChangeEvent } from 'react'
+import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { useState, type ChangeEvent } from 'react'
 import { AccessDenied } from '#app/components/access-denied.tsx'
+import {
+  ACCEPTED_IMAGES,
+  ErrorDialog,
+  PhotoDrop,
+  PurchaseDialog,
+  TaskProgress,
+  TaskResultPanel,
+  useFilePreview,
+  useGenerationRequest,
+  useShownTask,
+  type GenerationDialog,
+} from '#app/components/generation-parts.tsx'
 import { getSystemConfig } from '#app/models/system-config.server.ts'
 import { findTaskView } from '#app/models/tasks.server.ts'
 import {
@@ -35,21 +38,10 @@ import {
 } from '#app/models/video-generation.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
-import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
-import { HttpError } from '#app/utils/http.server.ts'
+import { answerGenerationForm, type GenerationActionData } from '#app/utils/generation-action.server.ts'
 import { useRootData } from '#app/utils/root-data.ts'
 import { seo } from '#app/utils/seo.ts'
-import {
-  announceTaskSubmitted,
-  downloadName,
-  downloadUrl,
-  fromServerTask,
-  isActive,
-  TASK_UPDATED_EVENT,
-  taskFromSubmission,
-  taskStatusText,
-  type ClientTask,
-} from '#app/utils/task-client.ts'
+import { downloadName, downloadUrl, isActive, type ClientTask } from '#app/utils/task-client.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
 import {
   ASPECT_RATIOS,
@@ -84,7 +76,6 @@ export const meta: MetaFunction = () =>
 const GENERATE_API = '/api/async-video/generate'
 const PAGE = '/generate-video'
 const GENERIC_FAILURE = 'Failed to create video generation task, please try again later.'
-const ACCEPTED_IMAGES = 'image/jpeg,image/png,image/webp,image/gif'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireVideoUser(request)
@@ -101,51 +92,25 @@ export async function loader({ request }: LoaderFunctionArgs) {
   })
 }
 
-type VideoActionData = FormActionData & { needPurchase?: boolean }
-
 /** The same submission as the API, for browsers without JavaScript. */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireVideoUser(request)
-  let submission
-  try {
-    submission = await readVideoGenerationForm(request)
-  } catch (error) {
-    return formErrorResponse(error)
-  }
-  if (submission.status !== 'success') {
-    return json<VideoActionData>({ result: submission.reply() }, { status: 400 })
-  }
-  try {
-    const { taskId } = await submitVideoGeneration(getDb(), user, submission.value)
-    return redirect(`${PAGE}?task=${taskId}`)
-  } catch (error) {
-    if (error instanceof HttpError && error.extra.needPurchase) {
-      const result = submission.reply({ formErrors: [error.message] })
-      return json<VideoActionData>({ result, needPurchase: true }, { status: error.status })
-    }
-    return formErrorResponse(error, submission)
-  }
+  return answerGenerationForm({
+    read: () => readVideoGenerationForm(request),
+    submit: (form) => submitVideoGeneration(getDb(), user, form),
+    page: PAGE,
+  })
 }
 
-type Dialog = { kind: 'purchase' | 'error'; message: string }
 type Costs = Record<VideoQualityChoice, number>
 
 export default function GenerateVideo() {
   const { costs, offlineRenderer, task: loadedTask } = useLoaderData<typeof loader>()
-  const [current, setCurrent] = useState<ClientTask | null>(loadedTask ? fromServerTask(loadedTask) : null)
-  const [dialog, setDialog] = useState<Dialog | null>(null)
+  // The Today's Tasks sidebar polls the task API every 2 s while a task is active; this page shows its task's updates.
+  const [current, setCurrent] = useShownTask(loadedTask)
+  const [dialog, setDialog] = useState<GenerationDialog | null>(null)
   // Generate Another remounts the form, which clears every input and its state.
   const [formKey, setFormKey] = useState(0)
-
-  // The Today's Tasks sidebar polls the task API every 2 s while a task is active; this page shows its task's updates.
-  useEffect(() => {
-    const onUpdate = (event: Event) => {
-      const task = (event as CustomEvent<ClientTask>).detail
-      setCurrent((shown) => (shown?.id === task.id ? { ...shown, ...task } : shown))
-    }
-    window.addEventListener(TASK_UPDATED_EVENT, onUpdate)
-    return () => window.removeEventListener(TASK_UPDATED_EVENT, onUpdate)
-  }, [])
 
   function startOver() {
     setCurrent(null)
@@ -178,17 +143,14 @@ export default function GenerateVideo() {
 interface VideoFormProps {
   costs: Costs
   onSubmitted: (task: ClientTask) => void
-  onDialog: (dialog: Dialog) => void
+  onDialog: (dialog: GenerationDialog) => void
 }
 
 function VideoForm({ costs, onSubmitted, onDialog }: VideoFormProps) {
-  const actionData = useActionData<VideoActionData>()
+  const actionData = useActionData<GenerationActionData>()
   const credits = useRootData()?.user?.credits ?? 0
-  const navigate = useNavigate()
-  const revalidator = useRevalidator()
   // Without JavaScript every control stays enabled; the server forces 720p for 9:16.
   const hydrated = useHydrated()
-  const [submitting, setSubmitting] = useState(false)
 
   const [form, fields] = useForm({
     id: 'generate-video',
@@ -208,50 +170,23 @@ function VideoForm({ costs, onSubmitted, onDialog }: VideoFormProps) {
   const [resolution, setResolution] = useState(fields.resolution.initialValue === '1280p' ? '1280p' : '720p')
   const [quality, setQuality] = useState<VideoQualityChoice>(fields.quality.initialValue === 'fast' ? 'fast' : 'stable')
   const [prompt, setPrompt] = useState(fields.prompt.initialValue ?? '')
-  const [preview, setPreview] = useState<string | null>(null)
+  const [preview, showPreview] = useFilePreview()
   const [fileError, setFileError] = useState<string | null>(null)
-
-  useEffect(() => {
-    if (preview) return () => URL.revokeObjectURL(preview)
-  }, [preview])
 
   const cost = costs[quality]
   const missingInput = mode === 'image' ? !preview : !prompt.trim()
 
-  async function send(formData: FormData) {
-    setSubmitting(true)
-    try {
-      const response = await fetch(GENERATE_API, { method: 'POST', body: formData })
-      const body = (await response.json().catch(() => ({}))) as {
-        taskId?: string
-        message?: string
-        needPurchase?: boolean
-      }
-      if (response.status === 401) {
-        window.alert(VIDEO_LOGIN_FIRST)
-        return navigate(`/login?redirectTo=${PAGE}`)
-      }
-      if (response.status === 402 && body.needPurchase) {
-        return onDialog({
-          kind: 'purchase',
-          message: body.message ?? `You need at least ${cost} credits to generate a video`,
-        })
-      }
-      if (!response.ok || !body.taskId) return onDialog({ kind: 'error', message: body.message ?? GENERIC_FAILURE })
-      const submitted = {
-        id: body.taskId,
-        type: 'video_generation',
-        status: 'queued',
-        description: 'Generate pet video',
-      } as const
-      onSubmitted(taskFromSubmission(submitted))
-      announceTaskSubmitted(submitted)
-      revalidator.revalidate() // the credits shown changed
-    } catch {
-      onDialog({ kind: 'error', message: GENERIC_FAILURE })
-    } finally {
-      setSubmitting(false)
-    }
+  const request = useGenerationRequest({
+    api: GENERATE_API,
+    page: PAGE,
+    loginMessage: VIDEO_LOGIN_FIRST,
+    genericFailure: GENERIC_FAILURE,
+    purchaseFallback: `You need at least ${cost} credits to generate a video`,
+    onDialog,
+    onSubmitted,
+  })
+  function send(formData: FormData) {
+    return request.send(formData, { type: 'video_generation', status: 'queued', description: 'Generate pet video' })
   }
 
   function chooseImage(event: ChangeEvent<HTMLInputElement>) {
@@ -259,7 +194,7 @@ function VideoForm({ costs, onSubmitted, onDialog }: VideoFormProps) {
     const tooLarge = file !== undefined && file.size > MAX_VIDEO_IMAGE_MB * 1024 * 1024
     if (tooLarge) event.currentTarget.value = ''
     setFileError(tooLarge ? FILE_TOO_LARGE : null)
-    setPreview(file && !tooLarge ? URL.createObjectURL(file) : null)
+    showPreview(tooLarge ? null : file)
   }
 
   const purchaseMessage = actionData?.needPurchase ? form.errors?.[0] : null
@@ -286,16 +221,13 @@ function VideoForm({ costs, onSubmitted, onDialog }: VideoFormProps) {
 
       <fieldset className="video-image-field" disabled={hydrated && mode === 'text'}>
         <legend className="field-label">Image</legend>
-        <label className="photo-drop" htmlFor={fields.image.id}>
-          <span className="visually-hidden">Pet image</span>
-          {preview ? (
-            <img src={preview} alt="Preview of your image" />
-          ) : (
-            <span className="muted">
-              Choose a photo of your pet to animate (JPEG, PNG, WebP or GIF, up to {MAX_VIDEO_IMAGE_MB}MB)
-            </span>
-          )}
-        </label>
+        <PhotoDrop
+          inputId={fields.image.id}
+          label="Pet image"
+          preview={preview}
+          alt="Preview of your image"
+          hint={<>Choose a photo of your pet to animate (JPEG, PNG, WebP or GIF, up to {MAX_VIDEO_IMAGE_MB}MB)</>}
+        />
         <input
           {...getInputProps(fields.image, { type: 'file' })}
           accept={ACCEPTED_IMAGES}
@@ -387,8 +319,12 @@ function VideoForm({ costs, onSubmitted, onDialog }: VideoFormProps) {
 
       {/* Sent as the spec's payload has it; the server charges its own configured cost. */}
       <input type="hidden" name="creditCost" value={cost} />
-      <button type="submit" className="button generate-submit" disabled={submitting || (hydrated && missingInput)}>
-        {submitting ? 'Submitting…' : `GENERATE VIDEO (${cost} credits)`}
+      <button
+        type="submit"
+        className="button generate-submit"
+        disabled={request.submitting || (hydrated && missingInput)}
+      >
+        {request.submitting ? 'Submitting…' : `GENERATE VIDEO (${cost} credits)`}
       </button>
       <p className="muted">Current credits: {credits}</p>
     </form>
@@ -396,58 +332,41 @@ function VideoForm({ costs, onSubmitted, onDialog }: VideoFormProps) {
 }
 
 function ResultPanel({ task, onStartOver }: { task: ClientTask | null; onStartOver: () => void }) {
-  const url = task?.result?.videoUrl
   return (
-    <section className="card generate-result" aria-live="polite">
-      <h2>Result</h2>
-      {!task ? (
-        <p className="muted">Your video will appear here. You can follow every task in Today&apos;s Tasks.</p>
-      ) : (
-        <>
-          <p className="generate-status" data-status={task.status}>
-            {taskStatusText(task)}
-          </p>
-          {task.status === 'failed' ? (
-            <p className="form-error">{task.error ?? GENERIC_FAILURE} Your credits have been refunded.</p>
-          ) : null}
-          {isActive(task) ? (
-            <>
-              <progress max={100} value={task.progress} aria-label="Progress" />
-              <noscript>
-                <p>
-                  <a href={`${PAGE}?task=${task.id}`}>Refresh the status</a>
-                </p>
-              </noscript>
-            </>
-          ) : null}
-          {url ? (
-            <video
-              className="video-player"
-              src={url}
-              controls
-              playsInline
-              preload="metadata"
-              aria-label="Your pet video"
-            />
-          ) : null}
-          <div className="row">
-            {url ? (
-              <a className="button" href={downloadUrl(url, downloadName(task))} download>
-                Download Video
-              </a>
-            ) : null}
-            {isActive(task) ? null : (
-              <Link to={PAGE} className="button secondary" onClick={onStartOver}>
-                Generate Another
-              </Link>
-            )}
-          </div>
-          <p className="muted">
-            Your videos are kept for 10 days in your <Link to="/history?type=video">History</Link>.
-          </p>
-        </>
-      )}
-    </section>
+    <TaskResultPanel
+      task={task}
+      placeholder="Your video will appear here. You can follow every task in Today's Tasks."
+      genericFailure={GENERIC_FAILURE}
+    >
+      {(task) => <VideoResult task={task} onStartOver={onStartOver} />}
+    </TaskResultPanel>
+  )
+}
+
+function VideoResult({ task, onStartOver }: { task: ClientTask; onStartOver: () => void }) {
+  const url = task.result?.videoUrl
+  return (
+    <>
+      {isActive(task) ? <TaskProgress task={task} page={PAGE} /> : null}
+      {url ? (
+        <video className="video-player" src={url} controls playsInline preload="metadata" aria-label="Your pet video" />
+      ) : null}
+      <div className="row">
+        {url ? (
+          <a className="button" href={downloadUrl(url, downloadName(task))} download>
+            Download Video
+          </a>
+        ) : null}
+        {isActive(task) ? null : (
+          <Link to={PAGE} className="button secondary" onClick={onStartOver}>
+            Generate Another
+          </Link>
+        )}
+      </div>
+      <p className="muted">
+        Your videos are kept for 10 days in your <Link to="/history?type=video">History</Link>.
+      </p>
+    </>
   )
 }
 
@@ -474,38 +393,13 @@ function InfoCards({ costs }: { costs: Costs }) {
 }
 
 function PurchaseModal({ message, onClose }: { message: string; onClose?: () => void }) {
-  return (
-    <div className="modal-backdrop">
-      <div className="modal" role="dialog" aria-modal="true" aria-labelledby="purchase-title">
-        <h2 id="purchase-title">Insufficient Credits</h2>
-        <p>{message}</p>
-        <div className="row">
-          <Link to="/purchase-credits" className="button">
-            Purchase Credits
-          </Link>
-          <Link to={PAGE} className="button secondary" onClick={onClose}>
-            Close
-          </Link>
-        </div>
-      </div>
-    </div>
-  )
+  return <PurchaseDialog title="Insufficient Credits" message={message} closeTo={PAGE} onClose={onClose} />
 }
 
-function Dialogs({ dialog, onClose }: { dialog: Dialog | null; onClose: () => void }) {
+function Dialogs({ dialog, onClose }: { dialog: GenerationDialog | null; onClose: () => void }) {
   if (dialog?.kind === 'purchase') return <PurchaseModal message={dialog.message} onClose={onClose} />
   if (dialog?.kind !== 'error') return null
-  return (
-    <div className="modal-backdrop">
-      <div className="modal" role="alertdialog" aria-modal="true" aria-labelledby="error-title">
-        <h2 id="error-title">Error</h2>
-        <p>{dialog.message}</p>
-        <button type="button" className="button" onClick={onClose} autoFocus>
-          OK
-        </button>
-      </div>
-    </div>
-  )
+  return <ErrorDialog message={dialog.message} onClose={onClose} />
 }
 
 export function ErrorBoundary() {

@@ -9,14 +9,25 @@ import {
 import { parseWithZod } from '@conform-to/zod'
 import {
   json,
-  redirect,
   type ActionFunctionArgs,
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
-import { Link, useActionData, useLoaderData, useNavigate, useRevalidator } from '@remix-run/react'
+import { Link, useActionData, useLoaderData, useNavigate } from '@remix-run/react'
 import { useEffect, useState, type ChangeEvent } from 'react'
+import {
+  ACCEPTED_IMAGES,
+  ErrorDialog,
+  PhotoDrop,
+  PurchaseDialog,
+  TaskProgress,
+  TaskResultPanel,
+  useFilePreview,
+  useGenerationRequest,
+  useShownTask,
+  type GenerationDialog,
+} from '#app/components/generation-parts.tsx'
 import { TEMPLATE_HANDOFF_KEY, type TemplateHandoff } from '#app/models/gallery-shared.ts'
 import { readImageGenerationForm, submitImageGeneration } from '#app/models/image-generation.server.ts'
 import { listStyles } from '#app/models/styles.server.ts'
@@ -25,22 +36,12 @@ import { findTaskView } from '#app/models/tasks.server.ts'
 import { getOptionalUser, requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
-import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
-import { HttpError } from '#app/utils/http.server.ts'
+import { answerGenerationForm, type GenerationActionData } from '#app/utils/generation-action.server.ts'
 import { imageGenerationSchema, MAX_IMAGE_MB, MAX_REFERENCE_IMAGES } from '#app/utils/image-generation-form.ts'
 import { useRootData } from '#app/utils/root-data.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
 import { seo } from '#app/utils/seo.ts'
-import {
-  announceTaskSubmitted,
-  downloadName,
-  downloadUrl,
-  fromServerTask,
-  TASK_UPDATED_EVENT,
-  taskFromSubmission,
-  taskStatusText,
-  type ClientTask,
-} from '#app/utils/task-client.ts'
+import { downloadName, downloadUrl, isActive, type ClientTask } from '#app/utils/task-client.ts'
 import { isGeneratorStyle } from '#worker/providers/image/prompt.ts'
 import generateStyles from '#app/styles/generate.css'
 
@@ -61,9 +62,9 @@ export const meta: MetaFunction = () =>
   })
 
 const GENERATE_API = '/api/async-image/generate'
+const PAGE = '/generate'
 const GENERIC_FAILURE = 'Failed to generate the image, please try again later.'
 const LOGIN_FIRST = 'Please log in first to generate images'
-const ACCEPTED_IMAGES = 'image/jpeg,image/png,image/webp,image/gif'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request)
@@ -81,30 +82,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   })
 }
 
-type GenerateActionData = FormActionData & { needPurchase?: boolean }
-
 /** The same submission as the API, for browsers without JavaScript. */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
-  let submission
-  try {
-    submission = await readImageGenerationForm(request)
-  } catch (error) {
-    return formErrorResponse(error)
-  }
-  if (submission.status !== 'success') {
-    return json<GenerateActionData>({ result: submission.reply() }, { status: 400 })
-  }
-  try {
-    const { taskId } = await submitImageGeneration(getDb(), user, submission.value, request)
-    return redirect(`/generate?task=${taskId}`)
-  } catch (error) {
-    if (error instanceof HttpError && error.extra.needPurchase) {
-      const result = submission.reply({ formErrors: [error.message] })
-      return json<GenerateActionData>({ result, needPurchase: true }, { status: error.status })
-    }
-    return formErrorResponse(error, submission)
-  }
+  return answerGenerationForm({
+    read: () => readImageGenerationForm(request),
+    submit: (form) => submitImageGeneration(getDb(), user, form, request),
+    page: PAGE,
+  })
 }
 
 const guidedSuggestions = {
@@ -124,8 +109,6 @@ const guidedLabels: Record<GuidedText, string> = {
   action: 'Action',
   background: 'Background',
 }
-
-type Dialog = { kind: 'purchase' | 'error'; message: string }
 
 function readTemplateHandoff(): TemplateHandoff | null {
   try {
@@ -147,34 +130,28 @@ function useTemplateHandoff(hydrated: boolean) {
 
 export default function Generate() {
   const { styles, cost, offlineRenderer, task: loadedTask } = useLoaderData<typeof loader>()
-  const actionData = useActionData<GenerateActionData>()
+  const actionData = useActionData<GenerationActionData>()
   const user = useRootData()?.user
   const navigate = useNavigate()
-  const revalidator = useRevalidator()
 
-  const [photoPreview, setPhotoPreview] = useState<string | null>(null)
+  const [photoPreview, showPhoto] = useFilePreview()
   const [referencePreviews, setReferencePreviews] = useState<string[]>([])
   const [mode, setMode] = useState<'guide' | 'customize'>('guide')
   // Without JavaScript both modes' fields stay enabled (CSS shows the chosen one's).
   const hydrated = useHydrated()
   const [template, clearTemplate] = useTemplateHandoff(hydrated)
-  const [submitting, setSubmitting] = useState(false)
-  const [dialog, setDialog] = useState<Dialog | null>(null)
-  const [current, setCurrent] = useState<ClientTask | null>(loadedTask ? fromServerTask(loadedTask) : null)
+  const [dialog, setDialog] = useState<GenerationDialog | null>(null)
+  const [current, setCurrent] = useShownTask(loadedTask)
+  const request = useGenerationRequest({
+    api: GENERATE_API,
+    page: PAGE,
+    loginMessage: LOGIN_FIRST,
+    genericFailure: GENERIC_FAILURE,
+    purchaseFallback: 'You do not have enough credits.',
+    onDialog: setDialog,
+    onSubmitted: setCurrent,
+  })
 
-  // The sidebar polls; this page shows its task's updates.
-  useEffect(() => {
-    const onUpdate = (event: Event) => {
-      const task = (event as CustomEvent<ClientTask>).detail
-      setCurrent((shown) => (shown?.id === task.id ? { ...shown, ...task } : shown))
-    }
-    window.addEventListener(TASK_UPDATED_EVENT, onUpdate)
-    return () => window.removeEventListener(TASK_UPDATED_EVENT, onUpdate)
-  }, [])
-
-  useEffect(() => {
-    if (photoPreview) return () => URL.revokeObjectURL(photoPreview)
-  }, [photoPreview])
   useEffect(() => () => referencePreviews.forEach((url) => URL.revokeObjectURL(url)), [referencePreviews])
 
   const [form, fields] = useForm({
@@ -193,38 +170,13 @@ export default function Generate() {
   async function send(formData: FormData) {
     if (!user) {
       window.alert(LOGIN_FIRST)
-      return navigate('/login?redirectTo=/generate')
+      return navigate(`/login?redirectTo=${PAGE}`)
     }
-    setSubmitting(true)
-    try {
-      const response = await fetch(GENERATE_API, { method: 'POST', body: formData })
-      const body = (await response.json().catch(() => ({}))) as {
-        taskId?: string
-        message?: string
-        needPurchase?: boolean
-      }
-      if (response.status === 401) {
-        window.alert(LOGIN_FIRST)
-        return navigate('/login?redirectTo=/generate')
-      }
-      if (response.status === 402 && body.needPurchase) {
-        return setDialog({ kind: 'purchase', message: body.message ?? 'You do not have enough credits.' })
-      }
-      if (!response.ok || !body.taskId) return setDialog({ kind: 'error', message: body.message ?? GENERIC_FAILURE })
-      const submitted = { id: body.taskId, type: template ? 'template' : 'image-generation' }
-      setCurrent(taskFromSubmission(submitted))
-      announceTaskSubmitted(submitted)
-      revalidator.revalidate() // the credits in the header changed
-    } catch {
-      setDialog({ kind: 'error', message: GENERIC_FAILURE })
-    } finally {
-      setSubmitting(false)
-    }
+    return request.send(formData, { type: template ? 'template' : 'image-generation' })
   }
 
   function previewPhoto(event: ChangeEvent<HTMLInputElement>) {
-    const file = event.currentTarget.files?.[0]
-    setPhotoPreview(file ? URL.createObjectURL(file) : null)
+    showPhoto(event.currentTarget.files?.[0])
   }
 
   function previewReferences(event: ChangeEvent<HTMLInputElement>) {
@@ -256,16 +208,13 @@ export default function Generate() {
 
           <fieldset className="generate-step">
             <legend>Step 1: Upload a pet photo</legend>
-            <label className="photo-drop" htmlFor={fields.images.id}>
-              <span className="visually-hidden">Pet photo</span>
-              {photoPreview ? (
-                <img src={photoPreview} alt="Your pet photo" />
-              ) : (
-                <span className="muted">
-                  Choose a clear photo of your pet (JPEG, PNG, WebP or GIF, up to {MAX_IMAGE_MB}MB)
-                </span>
-              )}
-            </label>
+            <PhotoDrop
+              inputId={fields.images.id}
+              label="Pet photo"
+              preview={photoPreview}
+              alt="Your pet photo"
+              hint={<>Choose a clear photo of your pet (JPEG, PNG, WebP or GIF, up to {MAX_IMAGE_MB}MB)</>}
+            />
             <input
               {...getInputProps(fields.images, { type: 'file' })}
               multiple={false}
@@ -342,14 +291,14 @@ export default function Generate() {
             )}
           </fieldset>
 
-          <button type="submit" className="button generate-submit" disabled={submitting}>
-            {submitting ? 'Submitting…' : `Generate (${cost} credits)`}
+          <button type="submit" className="button generate-submit" disabled={request.submitting}>
+            {request.submitting ? 'Submitting…' : `Generate (${cost} credits)`}
           </button>
           {user ? (
             <p className="muted">You have {user.credits} credits.</p>
           ) : (
             <p className="muted">
-              <Link to="/login?redirectTo=/generate">Log in</Link> to generate portraits.
+              <Link to={`/login?redirectTo=${PAGE}`}>Log in</Link> to generate portraits.
             </p>
           )}
         </form>
@@ -358,33 +307,16 @@ export default function Generate() {
       <ResultPanel task={current} />
 
       {purchaseMessage ? (
-        <div className="modal-backdrop">
-          <div className="modal" role="dialog" aria-modal="true" aria-labelledby="purchase-title">
-            <h2 id="purchase-title">Free Usage Limit Reached</h2>
-            <p>{purchaseMessage}</p>
-            <p className="muted">Purchase credits to keep creating portraits of your pet.</p>
-            <div className="row">
-              <Link to="/purchase-credits" className="button">
-                Purchase Credits
-              </Link>
-              <Link to="/generate" className="button secondary" onClick={() => setDialog(null)}>
-                Close
-              </Link>
-            </div>
-          </div>
-        </div>
+        <PurchaseDialog
+          title="Free Usage Limit Reached"
+          message={purchaseMessage}
+          closeTo={PAGE}
+          onClose={() => setDialog(null)}
+        >
+          <p className="muted">Purchase credits to keep creating portraits of your pet.</p>
+        </PurchaseDialog>
       ) : null}
-      {dialog?.kind === 'error' ? (
-        <div className="modal-backdrop">
-          <div className="modal" role="alertdialog" aria-modal="true" aria-labelledby="error-title">
-            <h2 id="error-title">Error</h2>
-            <p>{dialog.message}</p>
-            <button type="button" className="button" onClick={() => setDialog(null)} autoFocus>
-              OK
-            </button>
-          </div>
-        </div>
-      ) : null}
+      {dialog?.kind === 'error' ? <ErrorDialog message={dialog.message} onClose={() => setDialog(null)} /> : null}
     </div>
   )
 }
@@ -482,42 +414,34 @@ function TemplatePanel({ template, onClear }: { template: TemplateHandoff; onCle
 }
 
 function ResultPanel({ task }: { task: ClientTask | null }) {
-  const url = task?.result?.imageUrl
   return (
-    <section className="card generate-result" aria-live="polite">
-      <h2>Result</h2>
-      {!task ? (
-        <p className="muted">Your portrait will appear here. You can follow every task in Today&apos;s Tasks.</p>
-      ) : (
+    <TaskResultPanel
+      task={task}
+      placeholder="Your portrait will appear here. You can follow every task in Today's Tasks."
+      genericFailure={GENERIC_FAILURE}
+    >
+      {(task) => <PortraitResult task={task} />}
+    </TaskResultPanel>
+  )
+}
+
+function PortraitResult({ task }: { task: ClientTask }) {
+  const url = task.result?.imageUrl
+  return (
+    <>
+      {url ? (
         <>
-          <p className="generate-status" data-status={task.status}>
-            {taskStatusText(task)}
-          </p>
-          {task.status === 'failed' ? (
-            <p className="form-error">{task.error ?? GENERIC_FAILURE} Your credits have been refunded.</p>
-          ) : null}
-          {url ? (
-            <>
-              <img className="generate-image" src={url} alt="Your generated pet portrait" />
-              <a className="button" href={downloadUrl(url, downloadName(task))} download>
-                Download
-              </a>
-            </>
-          ) : task.status === 'queued' || task.status === 'processing' ? (
-            <>
-              <progress max={100} value={task.progress} aria-label="Progress" />
-              <noscript>
-                <p>
-                  <a href={`/generate?task=${task.id}`}>Refresh the status</a>
-                </p>
-              </noscript>
-            </>
-          ) : null}
-          <p className="muted">
-            All your portraits are kept for 10 days in your <Link to="/history">History</Link>.
-          </p>
+          <img className="generate-image" src={url} alt="Your generated pet portrait" />
+          <a className="button" href={downloadUrl(url, downloadName(task))} download>
+            Download
+          </a>
         </>
-      )}
-    </section>
+      ) : isActive(task) ? (
+        <TaskProgress task={task} page={PAGE} />
+      ) : null}
+      <p className="muted">
+        All your portraits are kept for 10 days in your <Link to="/history">History</Link>.
+      </p>
+    </>
   )
 }

@@ -10,7 +10,7 @@ import {
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
 import type { z } from 'zod'
-import { DelayedRedirect } from '#app/components/delayed-redirect.tsx'
+import { RedirectNotice } from '#app/components/redirect-notice.tsx'
 import {
   CENTS_PER_CREDIT_STEP,
   creditAmountSchema,
@@ -86,14 +86,18 @@ export default function PurchaseCredits() {
 
   if (succeeded) {
     return (
-      <section className="card form-card purchase" aria-live="polite">
-        <h1>Purchase Credits</h1>
-        <p className="form-success">{actionData?.message}</p>
-        <p className="muted">
-          Redirecting to your <Link to="/credit-history">credit history</Link> in {REDIRECT_SECONDS} seconds…
-        </p>
-        <DelayedRedirect to="/credit-history" seconds={REDIRECT_SECONDS} />
-      </section>
+      <RedirectNotice
+        className="card form-card purchase"
+        title="Purchase Credits"
+        message={actionData?.message}
+        to="/credit-history"
+        destination={
+          <>
+            your <Link to="/credit-history">credit history</Link>
+          </>
+        }
+        seconds={REDIRECT_SECONDS}
+      />
     )
   }
 

@@ -17,3 +17,8 @@ export function formErrorResponse(error: unknown, submission?: Submission<unknow
     : { status: 'error', error: { '': [error.message] } }
   return json<FormActionData>({ result, form }, { status: error.status })
 }
+
+/** The first message of a failed submission, for API answers. */
+export function firstSubmissionError(error: Record<string, string[] | null> | null | undefined) {
+  return Object.values(error ?? {}).flatMap((messages) => messages ?? [])[0] ?? 'Invalid request'
+}

@@ -209,7 +209,14 @@ function nullWhenNotFound(error: { $metadata?: { httpStatusCode?: number } }): n
 /** The environment variables storage reads (env.server.ts already maps Tigris's names onto these). */
 export type StorageEnv = Pick<
   Env,
-  'STORAGE_DRIVER' | 'DATA_DIR' | 'S3_BUCKET' | 'S3_ENDPOINT' | 'S3_REGION' | 'S3_FORCE_PATH_STYLE' | 'AWS_ACCESS_KEY_ID' | 'AWS_SECRET_ACCESS_KEY'
+  | 'STORAGE_DRIVER'
+  | 'DATA_DIR'
+  | 'S3_BUCKET'
+  | 'S3_ENDPOINT'
+  | 'S3_REGION'
+  | 'S3_FORCE_PATH_STYLE'
+  | 'AWS_ACCESS_KEY_ID'
+  | 'AWS_SECRET_ACCESS_KEY'
 >
 
 export function createStorageFromEnv(env: StorageEnv): MediaStorage {

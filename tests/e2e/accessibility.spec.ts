@@ -11,11 +11,33 @@ async function seriousViolations(page: Page, path: string) {
   const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${path}: ${violation.id} (${violation.impact}) on ${violation.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+    .map(
+      (violation) =>
+        `${path}: ${violation.id} (${violation.impact}) on ${violation.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    )
 }
 
-const guestRoutes = ['/', '/inspiration', '/login', '/register', '/forgot-password', '/contact', '/email-verified?status=success', '/email-verified?status=error', '/auth/callback', '/no-such-page']
-const userRoutes = ['/generate', '/history', '/profile', '/credit-history', '/purchase-credits', '/generate-video', '/update-case']
+const guestRoutes = [
+  '/',
+  '/inspiration',
+  '/login',
+  '/register',
+  '/forgot-password',
+  '/contact',
+  '/email-verified?status=success',
+  '/email-verified?status=error',
+  '/auth/callback',
+  '/no-such-page',
+]
+const userRoutes = [
+  '/generate',
+  '/history',
+  '/profile',
+  '/credit-history',
+  '/purchase-credits',
+  '/generate-video',
+  '/update-case',
+]
 const superadminRoutes = ['/generate-video', '/update-case', '/payment-review', '/analytics', '/user-management']
 
 test('guest pages have no serious accessibility violations', async ({ page }) => {

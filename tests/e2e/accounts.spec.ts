@@ -1,9 +1,8 @@
 import { expect, type Page, test } from '@playwright/test'
+import { unique } from './support.ts'
 
 // Registration, logout, login and profile through the real pages (email verification is off in
 // the e2e server), plus the register form posting with JavaScript turned off.
-
-const unique = () => `${Date.now()}-${Math.floor(Math.random() * 1e6)}`
 
 async function fillRegistration(
   page: Page,

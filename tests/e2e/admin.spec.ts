@@ -1,17 +1,14 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { presetRange } from '../../app/utils/date-range.ts'
 import { e2eAdmin } from '../../playwright.config.ts'
-
-async function signIn(request: APIRequestContext, credentials: { email: string; password: string } = e2eAdmin) {
-  return request.post('/api/auth/login', { data: credentials })
-}
+import { signIn } from './support.ts'
 
 const statCard = (page: Page, label: string) =>
   page.locator('.stat-card').filter({ hasText: label }).locator('.stat-value')
 
 test('the superadmin picks a range, refreshes and reads the cards and the chart', async ({ page }) => {
-  expect((await signIn(page.request)).status()).toBe(200)
+  await signIn(page.request)
   // One image generation, so that the chart has a bar.
   const photo = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#c4543a' } })
     .png()
@@ -54,7 +51,7 @@ test('the superadmin picks a range, refreshes and reads the cards and the chart'
 
 test('without JavaScript a range button fills the dates and Refresh Data loads the statistics', async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false })
-  expect((await signIn(context.request)).status()).toBe(200)
+  await signIn(context.request)
   const page = await context.newPage()
   await page.goto('/analytics')
   await page.getByRole('button', { name: 'Last 30 Days' }).click()
@@ -77,7 +74,7 @@ test('a non-superadmin is sent away from /analytics and restricted on /user-mana
 })
 
 test('the superadmin adds a user, edits their credits, bans them and deletes them, in Chinese', async ({ page }) => {
-  expect((await signIn(page.request)).status()).toBe(200)
+  await signIn(page.request)
   await page.goto('/user-management')
   await expect(page.getByRole('heading', { name: '用户管理' })).toBeVisible()
   const adminRow = page.getByRole('row').filter({ hasText: e2eAdmin.email })
@@ -119,7 +116,8 @@ test('the superadmin adds a user, edits their credits, bans them and deletes the
   await row.getByRole('button', { name: '封禁' }).click()
   await expect(page.getByText('已禁止该用户登录')).toBeVisible()
   await expect(row).toContainText('已封禁')
-  expect((await signIn(page.context().request, { email, password })).status()).toBe(403)
+  const bannedLogin = await page.context().request.post('/api/auth/login', { data: { email, password } })
+  expect(bannedLogin.status()).toBe(403)
   await page.getByRole('link', { name: '显示消费排行' }).click()
   await expect(page.getByRole('heading', { name: '消费排行' })).toBeVisible()
 

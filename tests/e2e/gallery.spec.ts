@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import sharp from 'sharp'
-import { e2eAdmin } from '../../playwright.config.ts'
+import { adminContext, newUserContext, signIn } from './support.ts'
 
 // The demo seed: 24 templates, 3 of them in Sports and Travel (app/models/gallery-seed.server.ts).
 const SEEDED = 24
@@ -62,12 +62,7 @@ test('a guest clicking Use template is told to log in and sent to /login', async
 })
 
 test('a signed-in user applies a template to a photo, or hands it to the generator', async ({ browser }) => {
-  const context = await browser.newContext()
-  const email = `gallery-${Date.now()}@example.com`
-  const registered = await context.request.post('/api/auth/register', {
-    data: { name: 'Gallery User', email, password: 'gallery-password' },
-  })
-  expect(registered.status()).toBe(201)
+  const { context } = await newUserContext(browser, { name: 'Gallery' })
   const page = await context.newPage()
   await page.goto('/?style=portrait')
   const card = cards(page).first()
@@ -111,9 +106,7 @@ test('a signed-in user applies a template to a photo, or hands it to the generat
 test('an admin creates a style, uploads a template on /update-case, sees it in the gallery and deletes it', async ({
   browser,
 }) => {
-  const context = await browser.newContext()
-  const signedIn = await context.request.post('/api/auth/login', { data: e2eAdmin })
-  expect(signedIn.status()).toBe(200)
+  const context = await adminContext(browser)
   const page = await context.newPage()
   const suffix = Date.now().toString(36)
 
@@ -159,11 +152,7 @@ test('an admin creates a style, uploads a template on /update-case, sees it in t
 })
 
 test('a plain user sees Access Denied on /update-case', async ({ browser }) => {
-  const context = await browser.newContext()
-  const registered = await context.request.post('/api/auth/register', {
-    data: { name: 'Plain User', email: `plain-${Date.now()}@example.com`, password: 'plain-password' },
-  })
-  expect(registered.status()).toBe(201)
+  const { context } = await newUserContext(browser, { name: 'Plain' })
   const page = await context.newPage()
   const response = await page.goto('/update-case')
   expect(response?.status()).toBe(403)
@@ -173,8 +162,7 @@ test('a plain user sees Access Denied on /update-case', async ({ browser }) => {
 
 test('the Update Case forms work without JavaScript and show the server messages', async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false })
-  const signedIn = await context.request.post('/api/auth/login', { data: e2eAdmin })
-  expect(signedIn.status()).toBe(200)
+  await signIn(context.request)
   const page = await context.newPage()
   await page.goto('/update-case')
   await page.getByLabel('Style value').fill('nojs')

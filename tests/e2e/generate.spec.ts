@@ -1,34 +1,10 @@
-import { expect, test, type Browser } from '@playwright/test'
-import sharp from 'sharp'
-
-let counter = 0
-
-/** A browser context signed in as a new user with the 10 credit bonus (registered through the API). */
-async function newUserContext(browser: Browser, options: { javaScriptEnabled?: boolean } = {}) {
-  const context = await browser.newContext(options)
-  const response = await context.request.post('/api/auth/register', {
-    data: {
-      name: `Painter ${++counter}`,
-      email: `painter-${Date.now()}-${counter}@example.com`,
-      password: 'pw-123456',
-    },
-  })
-  expect(response.status()).toBe(201)
-  return context
-}
-
-const photo = async () => ({
-  name: 'corgi.jpg',
-  mimeType: 'image/jpeg',
-  buffer: await sharp({ create: { width: 320, height: 240, channels: 3, background: '#c8843c' } })
-    .jpeg()
-    .toBuffer(),
-})
+import { expect, test } from '@playwright/test'
+import { newUserContext, petPhoto as photo } from './support.ts'
 
 test('a user uploads a photo, generates in Guide mode, sees it complete in the sidebar and downloads it', async ({
   browser,
 }) => {
-  const context = await newUserContext(browser)
+  const { context } = await newUserContext(browser, { name: 'Painter' })
   const page = await context.newPage()
   await page.goto('/generate')
   await expect(page.getByText('The offline renderer is in use')).toBeVisible()
@@ -64,7 +40,7 @@ test('a user uploads a photo, generates in Guide mode, sees it complete in the s
 })
 
 test('with no credits left the Free Usage Limit Reached modal offers to purchase credits', async ({ browser }) => {
-  const context = await newUserContext(browser)
+  const { context } = await newUserContext(browser, { name: 'Painter' })
   for (let i = 0; i < 5; i++) {
     const spent = await context.request.post('/api/async-image/generate', {
       multipart: { images: await photo(), style: 'general' },
@@ -85,7 +61,7 @@ test('with no credits left the Free Usage Limit Reached modal offers to purchase
 })
 
 test('without JavaScript the form still submits and the page shows the task', async ({ browser }) => {
-  const context = await newUserContext(browser, { javaScriptEnabled: false })
+  const { context } = await newUserContext(browser, { javaScriptEnabled: false, name: 'Painter' })
   const page = await context.newPage()
   await page.goto('/generate')
   await page.getByRole('button', { name: /^Generate/ }).click()
@@ -105,7 +81,7 @@ test('without JavaScript the form still submits and the page shows the task', as
 })
 
 test('a template handed over by the gallery is applied to the form, then removed from storage', async ({ browser }) => {
-  const context = await newUserContext(browser)
+  const { context } = await newUserContext(browser, { name: 'Painter' })
   const page = await context.newPage()
   await page.goto('/contact')
   await page.evaluate(() =>

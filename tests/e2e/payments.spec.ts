@@ -1,33 +1,9 @@
-import { expect, test, type APIRequestContext, type Browser } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import sharp from 'sharp'
-import { e2eAdmin } from '../../playwright.config.ts'
-
-let counter = 0
-
-/** A browser context signed in as a new user (registered through the API, which also sets the page cookie). */
-async function newUserContext(browser: Browser, options: { javaScriptEnabled?: boolean } = {}) {
-  const context = await browser.newContext(options)
-  const email = `buyer-${Date.now()}-${++counter}@example.com`
-  const name = `Buyer ${counter}`
-  const response = await context.request.post('/api/auth/register', {
-    data: { name, email, password: 'buyer-password' },
-  })
-  expect(response.status()).toBe(201)
-  return { context, email, name }
-}
-
-async function signIn(request: APIRequestContext, email: string, password: string) {
-  const response = await request.post('/api/auth/login', { data: { email, password } })
-  expect(response.status()).toBe(200)
-}
-
-async function creditsOf(request: APIRequestContext) {
-  const me = await (await request.get('/api/auth/me')).json()
-  return me.user.credits as number
-}
+import { adminContext, creditsOf, newUserContext } from './support.ts'
 
 test('a user submits a payment proof, the superadmin approves it and the credits rise', async ({ browser }) => {
-  const buyer = await newUserContext(browser)
+  const buyer = await newUserContext(browser, { name: 'Buyer' })
   const page = await buyer.context.newPage()
   const startCredits = await creditsOf(buyer.context.request)
 
@@ -55,8 +31,7 @@ test('a user submits a payment proof, the superadmin approves it and the credits
   await expect(page.getByText('Payment proof submitted successfully')).toBeVisible()
   await expect(page).toHaveURL(/\/credit-history$/, { timeout: 10_000 })
 
-  const admin = await browser.newContext()
-  await signIn(admin.request, e2eAdmin.email, e2eAdmin.password)
+  const admin = await adminContext(browser)
   const adminPage = await admin.newPage()
   await adminPage.goto('/payment-review')
   const card = adminPage.getByRole('listitem').filter({ hasText: transactionId })
@@ -85,7 +60,7 @@ test('a user submits a payment proof, the superadmin approves it and the credits
 })
 
 test('the purchase form works with JavaScript turned off', async ({ browser }) => {
-  const buyer = await newUserContext(browser, { javaScriptEnabled: false })
+  const buyer = await newUserContext(browser, { javaScriptEnabled: false, name: 'Buyer' })
   const page = await buyer.context.newPage()
   await page.goto('/purchase-credits')
 

@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test'
-import { e2eAdmin } from '../../playwright.config.ts'
+import { newUserContext, signIn } from './support.ts'
 
 test('the superadmin generates a text-to-video, sees it complete and plays it', async ({ page }) => {
-  expect((await page.request.post('/api/auth/login', { data: e2eAdmin })).status()).toBe(200)
+  await signIn(page.request)
   // Enough credits whatever other specs spent before.
   const { user } = await (await page.request.get('/api/auth/me')).json()
   const topUp = await page.request.put(`/api/userManagement/users/${user.id}/credits`, { data: { credits: 100 } })
@@ -70,11 +70,9 @@ test('the superadmin generates a text-to-video, sees it complete and plays it', 
   await expect(page.getByLabel('Image to Video')).toBeChecked()
 })
 
-test('a normal user sees Access Restricted and no menu link', async ({ page }) => {
-  const registered = await page.request.post('/api/auth/register', {
-    data: { name: 'Plain User', email: `plain-${Date.now()}@example.com`, password: 'pw-123456' },
-  })
-  expect(registered.status()).toBe(201)
+test('a normal user sees Access Restricted and no menu link', async ({ browser }) => {
+  const { context } = await newUserContext(browser, { name: 'Plain' })
+  const page = await context.newPage()
   await page.goto('/')
   await expect(page.getByRole('link', { name: 'Generate Video', includeHidden: true })).toHaveCount(0)
 
@@ -83,4 +81,5 @@ test('a normal user sees Access Restricted and no menu link', async ({ page }) =
   await expect(page.getByRole('heading', { name: 'Access Restricted' })).toBeVisible()
   await expect(page.getByText('Video generation is only available to super administrators.')).toBeVisible()
   await expect(page.getByRole('button', { name: /GENERATE VIDEO/ })).toHaveCount(0)
+  await context.close()
 })

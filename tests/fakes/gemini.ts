@@ -4,7 +4,9 @@
  * as a 200 without an image, errors as `{ error: { code, message, status } }`.
  * Point GEMINI_BASE_URL at `fake.baseUrl`.
  */
-import { samplePng, sendJson, startHttpFake, waitUnlessClosed } from './http-fake.ts'
+import { sendJson, waitUnlessClosed } from './http-fake.ts'
+import { startImageApiFake } from './image-api-fake.ts'
+import type { ImageApiFake, ImageApiFakeOptions } from './image-api-fake.ts'
 
 export type GeminiFakeMode =
   | 'success'
@@ -33,15 +35,8 @@ export interface RecordedGeminiRequest {
   generationConfig: unknown
 }
 
-export interface GeminiFake {
-  /** The value for GEMINI_BASE_URL. */
-  baseUrl: string
-  apiKey: string
-  resultPng: Buffer
-  requests: RecordedGeminiRequest[]
-  setMode(mode: GeminiFakeMode): void
-  close(): Promise<void>
-}
+/** `baseUrl` is the value for GEMINI_BASE_URL. */
+export type GeminiFake = ImageApiFake<GeminiFakeMode, RecordedGeminiRequest>
 
 interface WirePart {
   text?: string
@@ -51,96 +46,82 @@ interface WirePart {
 
 const ROUTE = /^\/v1beta\/models\/([^/:]+):generateContent$/
 
-export async function startGeminiFake(
-  options: { apiKey?: string; slowMs?: number; port?: number } = {},
-): Promise<GeminiFake> {
-  const apiKey = options.apiKey ?? 'test-gemini-fake-key'
-  const resultPng = await samplePng('#5a87c8')
-  const requests: RecordedGeminiRequest[] = []
-  let mode: GeminiFakeMode = 'success'
+export function startGeminiFake(options: ImageApiFakeOptions = {}): Promise<GeminiFake> {
+  return startImageApiFake<GeminiFakeMode, RecordedGeminiRequest>(options, {
+    defaultApiKey: 'test-gemini-fake-key',
+    colour: '#5a87c8',
+    async handle(request, response, state) {
+      const model = ROUTE.exec(request.path)?.[1]
+      if (request.method !== 'POST' || !model) {
+        return sendJson(response, 404, googleError(404, `Method not found: ${request.path}`, 'NOT_FOUND'))
+      }
+      let body: { contents?: { parts?: WirePart[] }[]; generationConfig?: unknown }
+      try {
+        body = JSON.parse(request.body.toString('utf8'))
+      } catch {
+        return sendJson(response, 400, googleError(400, 'Invalid JSON payload received.', 'INVALID_ARGUMENT'))
+      }
+      const parts = body.contents?.flatMap((content) => content.parts ?? []) ?? []
+      const apiKeyHeader = request.headers['x-goog-api-key']
+      state.requests.push({
+        model,
+        apiKey: typeof apiKeyHeader === 'string' ? apiKeyHeader : undefined,
+        prompt: parts.flatMap((part) => (part.text === undefined ? [] : [part.text])).join('\n'),
+        images: parts.flatMap((part) => {
+          const inline = part.inline_data
+            ? { mimeType: part.inline_data.mime_type, data: part.inline_data.data }
+            : part.inlineData
+          return inline ? [{ mimeType: inline.mimeType, bytes: Buffer.from(inline.data, 'base64') }] : []
+        }),
+        generationConfig: body.generationConfig,
+      })
 
-  const server = await startHttpFake(async (request, response) => {
-    const model = ROUTE.exec(request.path)?.[1]
-    if (request.method !== 'POST' || !model) {
-      return sendJson(response, 404, googleError(404, `Method not found: ${request.path}`, 'NOT_FOUND'))
-    }
-    let body: { contents?: { parts?: WirePart[] }[]; generationConfig?: unknown }
-    try {
-      body = JSON.parse(request.body.toString('utf8'))
-    } catch {
-      return sendJson(response, 400, googleError(400, 'Invalid JSON payload received.', 'INVALID_ARGUMENT'))
-    }
-    const parts = body.contents?.flatMap((content) => content.parts ?? []) ?? []
-    const apiKeyHeader = request.headers['x-goog-api-key']
-    requests.push({
-      model,
-      apiKey: typeof apiKeyHeader === 'string' ? apiKeyHeader : undefined,
-      prompt: parts.flatMap((part) => (part.text === undefined ? [] : [part.text])).join('\n'),
-      images: parts.flatMap((part) => {
-        const inline = part.inline_data
-          ? { mimeType: part.inline_data.mime_type, data: part.inline_data.data }
-          : part.inlineData
-        return inline ? [{ mimeType: inline.mimeType, bytes: Buffer.from(inline.data, 'base64') }] : []
-      }),
-      generationConfig: body.generationConfig,
-    })
-
-    if (apiKeyHeader !== apiKey) {
-      return sendJson(
-        response,
-        400,
-        googleError(400, 'API key not valid. Please pass a valid API key.', 'INVALID_ARGUMENT'),
-      )
-    }
-
-    const data = resultPng.toString('base64')
-    switch (mode) {
-      case 'rate_limit_once':
-        mode = 'success'
+      if (apiKeyHeader !== state.apiKey) {
         return sendJson(
           response,
-          429,
-          googleError(429, 'Resource has been exhausted (e.g. check quota).', 'RESOURCE_EXHAUSTED'),
+          400,
+          googleError(400, 'API key not valid. Please pass a valid API key.', 'INVALID_ARGUMENT'),
         )
-      case 'server_error':
-        return sendJson(response, 500, googleError(500, 'An internal error has occurred.', 'INTERNAL'))
-      case 'blocked_prompt':
-        return sendJson(response, 200, { promptFeedback: { blockReason: 'PROHIBITED_CONTENT' }, modelVersion: model })
-      case 'image_safety':
-        return sendJson(response, 200, {
-          candidates: [{ finishReason: 'IMAGE_SAFETY', index: 0 }],
-          modelVersion: model,
-        })
-      case 'text_only':
-        return sendJson(response, 200, answer([{ text: 'Could you tell me more about the scene you want?' }], model))
-      case 'malformed':
-        return sendJson(response, 200, { candidates: [{ content: { parts: 'not a list' } }] })
-      case 'success_snake_case':
-        return sendJson(response, 200, answer([{ inline_data: { mime_type: 'image/png', data } }], model))
-      case 'slow':
-        await waitUnlessClosed(response, options.slowMs ?? 5_000)
-        if (response.destroyed) return
-        break
-      case 'success':
-        break
-    }
-    sendJson(
-      response,
-      200,
-      answer([{ text: 'Here is your portrait.' }, { inlineData: { mimeType: 'image/png', data } }], model),
-    )
-  }, options)
+      }
 
-  return {
-    baseUrl: server.url,
-    apiKey,
-    resultPng,
-    requests,
-    setMode: (next) => {
-      mode = next
+      const data = state.resultPng.toString('base64')
+      switch (state.mode) {
+        case 'rate_limit_once':
+          state.mode = 'success'
+          return sendJson(
+            response,
+            429,
+            googleError(429, 'Resource has been exhausted (e.g. check quota).', 'RESOURCE_EXHAUSTED'),
+          )
+        case 'server_error':
+          return sendJson(response, 500, googleError(500, 'An internal error has occurred.', 'INTERNAL'))
+        case 'blocked_prompt':
+          return sendJson(response, 200, { promptFeedback: { blockReason: 'PROHIBITED_CONTENT' }, modelVersion: model })
+        case 'image_safety':
+          return sendJson(response, 200, {
+            candidates: [{ finishReason: 'IMAGE_SAFETY', index: 0 }],
+            modelVersion: model,
+          })
+        case 'text_only':
+          return sendJson(response, 200, answer([{ text: 'Could you tell me more about the scene you want?' }], model))
+        case 'malformed':
+          return sendJson(response, 200, { candidates: [{ content: { parts: 'not a list' } }] })
+        case 'success_snake_case':
+          return sendJson(response, 200, answer([{ inline_data: { mime_type: 'image/png', data } }], model))
+        case 'slow':
+          await waitUnlessClosed(response, options.slowMs ?? 5_000)
+          if (response.destroyed) return
+          break
+        case 'success':
+          break
+      }
+      sendJson(
+        response,
+        200,
+        answer([{ text: 'Here is your portrait.' }, { inlineData: { mimeType: 'image/png', data } }], model),
+      )
     },
-    close: server.close,
-  }
+  })
 }
 
 function answer(parts: WirePart[], model: string) {

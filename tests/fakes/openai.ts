@@ -3,7 +3,9 @@
  * format: multipart in, `{ data: [{ b64_json }] }` or `{ error: { message, type, code } }` out.
  * Point OPENAI_BASE_URL at `fake.baseUrl`.
  */
-import { samplePng, sendJson, startHttpFake, waitUnlessClosed } from './http-fake.ts'
+import { sendJson, waitUnlessClosed } from './http-fake.ts'
+import { startImageApiFake } from './image-api-fake.ts'
+import type { ImageApiFake, ImageApiFakeOptions } from './image-api-fake.ts'
 
 export type OpenAiFakeMode =
   | 'success'
@@ -32,130 +34,109 @@ export interface RecordedOpenAiRequest {
   images: RecordedImagePart[]
 }
 
-export interface OpenAiFake {
-  /** The value for OPENAI_BASE_URL (ends in /v1). */
-  baseUrl: string
-  apiKey: string
-  /** The PNG a successful answer carries. */
-  resultPng: Buffer
-  requests: RecordedOpenAiRequest[]
-  setMode(mode: OpenAiFakeMode): void
-  close(): Promise<void>
-}
+/** `baseUrl` is the value for OPENAI_BASE_URL (ends in /v1). */
+export type OpenAiFake = ImageApiFake<OpenAiFakeMode, RecordedOpenAiRequest>
 
-export async function startOpenAiFake(
-  options: { apiKey?: string; slowMs?: number; port?: number } = {},
-): Promise<OpenAiFake> {
-  const apiKey = options.apiKey ?? 'sk-test-openai-fake-key'
-  const resultPng = await samplePng('#c8875a')
-  const requests: RecordedOpenAiRequest[] = []
-  let mode: OpenAiFakeMode = 'success'
-
-  const server = await startHttpFake(async (request, response) => {
-    if (request.method !== 'POST' || request.path !== '/v1/images/edits') {
-      return sendJson(
-        response,
-        404,
-        apiError(`Invalid URL (${request.method} ${request.path})`, 'invalid_request_error'),
-      )
-    }
-    const form = await new Request('http://fake/', {
-      method: 'POST',
-      headers: { 'content-type': request.headers['content-type'] ?? '' },
-      body: new Uint8Array(request.body),
-    }).formData()
-    const images = await Promise.all(
-      [...form.entries()]
-        .filter((entry): entry is [string, File] => entry[1] instanceof File)
-        .map(async ([field, file]) => ({
-          field,
-          filename: file.name,
-          type: file.type,
-          bytes: Buffer.from(await file.arrayBuffer()),
-        })),
-    )
-    const text = (name: string) => {
-      const value = form.get(name)
-      return typeof value === 'string' ? value : null
-    }
-    requests.push({
-      authorization: request.headers.authorization,
-      model: text('model'),
-      prompt: text('prompt'),
-      n: text('n'),
-      size: text('size'),
-      images,
-    })
-
-    if (request.headers.authorization !== `Bearer ${apiKey}`) {
-      return sendJson(
-        response,
-        401,
-        apiError(
-          'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.',
-          'invalid_request_error',
-          'invalid_api_key',
-        ),
-      )
-    }
-    if (!text('prompt') || images.length === 0) {
-      return sendJson(
-        response,
-        400,
-        apiError(
-          "Missing required parameter: 'image' or 'prompt'.",
-          'invalid_request_error',
-          'missing_required_parameter',
-        ),
-      )
-    }
-
-    switch (mode) {
-      case 'rate_limit_once':
-        mode = 'success'
+export function startOpenAiFake(options: ImageApiFakeOptions = {}): Promise<OpenAiFake> {
+  return startImageApiFake<OpenAiFakeMode, RecordedOpenAiRequest>(options, {
+    defaultApiKey: 'sk-test-openai-fake-key',
+    colour: '#c8875a',
+    basePath: '/v1',
+    async handle(request, response, state) {
+      if (request.method !== 'POST' || request.path !== '/v1/images/edits') {
         return sendJson(
           response,
-          429,
-          apiError('Rate limit reached for gpt-image-1 on images per minute.', 'requests', 'rate_limit_exceeded'),
+          404,
+          apiError(`Invalid URL (${request.method} ${request.path})`, 'invalid_request_error'),
         )
-      case 'server_error':
+      }
+      const form = await new Request('http://fake/', {
+        method: 'POST',
+        headers: { 'content-type': request.headers['content-type'] ?? '' },
+        body: new Uint8Array(request.body),
+      }).formData()
+      const images = await Promise.all(
+        [...form.entries()]
+          .filter((entry): entry is [string, File] => entry[1] instanceof File)
+          .map(async ([field, file]) => ({
+            field,
+            filename: file.name,
+            type: file.type,
+            bytes: Buffer.from(await file.arrayBuffer()),
+          })),
+      )
+      const text = (name: string) => {
+        const value = form.get(name)
+        return typeof value === 'string' ? value : null
+      }
+      state.requests.push({
+        authorization: request.headers.authorization,
+        model: text('model'),
+        prompt: text('prompt'),
+        n: text('n'),
+        size: text('size'),
+        images,
+      })
+
+      if (request.headers.authorization !== `Bearer ${state.apiKey}`) {
         return sendJson(
           response,
-          500,
-          apiError('The server had an error while processing your request.', 'server_error', null),
+          401,
+          apiError(
+            'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.',
+            'invalid_request_error',
+            'invalid_api_key',
+          ),
         )
-      case 'moderation':
+      }
+      if (!text('prompt') || images.length === 0) {
         return sendJson(
           response,
           400,
           apiError(
-            'Your request was rejected by the safety system. safety_violations=[violence].',
-            'image_generation_user_error',
-            'moderation_blocked',
+            "Missing required parameter: 'image' or 'prompt'.",
+            'invalid_request_error',
+            'missing_required_parameter',
           ),
         )
-      case 'malformed':
-        return sendJson(response, 200, { created: now(), data: [{ url: null }] })
-      case 'slow':
-        await waitUnlessClosed(response, options.slowMs ?? 5_000)
-        if (response.destroyed) return
-        break
-      case 'success':
-        break
-    }
-    sendJson(response, 200, { created: now(), data: [{ b64_json: resultPng.toString('base64') }] })
-  }, options)
+      }
 
-  return {
-    baseUrl: `${server.url}/v1`,
-    apiKey,
-    resultPng,
-    requests,
-    setMode: (next) => {
-      mode = next
+      switch (state.mode) {
+        case 'rate_limit_once':
+          state.mode = 'success'
+          return sendJson(
+            response,
+            429,
+            apiError('Rate limit reached for gpt-image-1 on images per minute.', 'requests', 'rate_limit_exceeded'),
+          )
+        case 'server_error':
+          return sendJson(
+            response,
+            500,
+            apiError('The server had an error while processing your request.', 'server_error', null),
+          )
+        case 'moderation':
+          return sendJson(
+            response,
+            400,
+            apiError(
+              'Your request was rejected by the safety system. safety_violations=[violence].',
+              'image_generation_user_error',
+              'moderation_blocked',
+            ),
+          )
+        case 'malformed':
+          return sendJson(response, 200, { created: now(), data: [{ url: null }] })
+        case 'slow':
+          await waitUnlessClosed(response, options.slowMs ?? 5_000)
+          if (response.destroyed) return
+          break
+        case 'success':
+          break
+      }
+      sendJson(response, 200, { created: now(), data: [{ b64_json: state.resultPng.toString('base64') }] })
     },
-    close: server.close,
-  }
+  })
 }
 
 function apiError(message: string, type: string, code: string | null = null) {

@@ -7,7 +7,9 @@ import { getDb } from '#app/utils/db.server.ts'
 let counter = 0
 
 /** A user with a live session token, for calling loaders and actions as them. */
-export async function createTestUser(options: { role?: Role; credits?: number; email?: string; password?: string } = {}) {
+export async function createTestUser(
+  options: { role?: Role; credits?: number; email?: string; password?: string } = {},
+) {
   counter += 1
   const user = await createUser(getDb(), {
     email: options.email ?? `user${counter}-${Date.now()}@example.com`,

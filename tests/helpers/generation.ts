@@ -3,13 +3,14 @@ import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { action as generate } from '#app/routes/api.async-image.generate.ts'
+import { getDb } from '#app/utils/db.server.ts'
 import { callRoute, makeRequest } from './app.ts'
 
 /**
  * Gives this test file a media folder of its own (call before anything reads the environment), so
  * it can count the files left behind without seeing other files' uploads.
  */
-export function useOwnDataDir() {
+export function withOwnDataDir() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pawtrait-generation-'))
   process.env.DATA_DIR = dir
   return {
@@ -51,3 +52,19 @@ export async function submitGeneration(token: string | undefined, images: File[]
   const response = await callRoute(generate, generateRequest(token, images, fields))
   return { status: response.status, body: await response.json() }
 }
+
+/** The user's credit balance and the sum of their ledger, which must always agree. */
+export async function balanceAndLedgerSum(userId: string) {
+  const db = getDb()
+  const user = await db.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirstOrThrow()
+  const ledger = await db
+    .selectFrom('credit_transactions')
+    .select((eb) => eb.fn.sum<number>('amount').as('sum'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow()
+  return { balance: user.credits, ledgerSum: Number(ledger.sum) }
+}
+
+/** The user's generation tasks (image and video), oldest first. */
+export const tasksOf = (userId: string) =>
+  getDb().selectFrom('generation_tasks').selectAll().where('user_id', '=', userId).orderBy('created_at').execute()

@@ -7,7 +7,7 @@ import { getSessionCookie } from '#app/utils/auth.server.ts'
 test('the session token is accepted from x-auth-token, auth-token, Bearer and the cookie', async () => {
   const { user, token } = await createTestUser()
   const cookie = await getSessionCookie().serialize(token)
-  const variants = [
+  const variants: Record<string, string>[] = [
     { 'x-auth-token': token },
     { 'auth-token': token },
     { authorization: `Bearer ${token}` },
@@ -46,7 +46,9 @@ test('requireRole lets higher roles through and refuses lower ones', async () =>
   expect((await requireRole(makeRequest('/api/x', { token: superadmin.token }), 'admin')).id).toBe(superadmin.user.id)
   const refused = (await requireRole(makeRequest('/api/x', { token: user.token }), 'admin').catch((e) => e)) as Response
   expect(refused.status).toBe(403)
-  const page = (await requireRole(makeRequest('/analytics', { token: admin.token }), 'superadmin').catch((e) => e)) as Response
+  const page = (await requireRole(makeRequest('/analytics', { token: admin.token }), 'superadmin').catch(
+    (e) => e,
+  )) as Response
   expect(page.status).toBe(302)
 })
 

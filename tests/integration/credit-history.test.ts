@@ -2,10 +2,9 @@ import { setCredits } from '#app/models/credits.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { loader } from '#app/routes/api.image.credit-history.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
-import { petPhoto, photoFile, submitGeneration, useOwnDataDir } from '#tests/helpers/generation.ts'
+import { petPhoto, photoFile, submitGeneration, withOwnDataDir } from '#tests/helpers/generation.ts'
 
-// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named like a hook, not a hook
-useOwnDataDir()
+withOwnDataDir()
 
 test('GET /api/image/credit-history answers the ledger, newest first, and the balance', async () => {
   const { user, token } = await createTestUser({ credits: 10 })

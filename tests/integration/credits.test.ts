@@ -42,7 +42,9 @@ test('a refund tied to a task can be booked only once', async () => {
   const refund = () =>
     getDb()
       .transaction()
-      .execute((tx) => grantCredits(tx, { userId: user.id, type: 'earn', amount: 2, description: 'Refund', taskId: task.id }))
+      .execute((tx) =>
+        grantCredits(tx, { userId: user.id, type: 'earn', amount: 2, description: 'Refund', taskId: task.id }),
+      )
   await refund()
   await expect(refund()).rejects.toThrow(/credit_transactions_refund_once/)
   expect(await balance(user.id)).toEqual({ credits: 7, ledger: 7 })
@@ -50,7 +52,9 @@ test('a refund tied to a task can be booked only once', async () => {
 
 test('setting a balance by hand writes the difference as an adjustment', async () => {
   const { user } = await createTestUser({ credits: 10 })
-  await getDb().transaction().execute((tx) => setCredits(tx, user.id, 3, 'Adjusted by an administrator'))
+  await getDb()
+    .transaction()
+    .execute((tx) => setCredits(tx, user.id, 3, 'Adjusted by an administrator'))
   expect(await balance(user.id)).toEqual({ credits: 3, ledger: 3 })
   const adjustment = await getDb()
     .selectFrom('credit_transactions')

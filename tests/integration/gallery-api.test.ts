@@ -1,6 +1,6 @@
 import { createHash, randomInt } from 'node:crypto'
 import sharp from 'sharp'
-import { useOwnDataDir, photoFile } from '#tests/helpers/generation.ts'
+import { withOwnDataDir, photoFile } from '#tests/helpers/generation.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import { loader as listAll } from '#app/routes/api.image.all.ts'
 import { action as deleteInspiration } from '#app/routes/api.image.delete.inspiration.$id.ts'
@@ -11,8 +11,7 @@ import { defaultGalleryStyles } from '#app/models/seed.server.ts'
 import type { InspirationImageJson } from '#app/models/gallery-shared.ts'
 import { getStorage } from '#app/utils/storage.server.ts'
 
-// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named like a hook, not a hook
-useOwnDataDir()
+withOwnDataDir()
 process.env.OWNER_EMAIL = 'owner@example.com'
 
 /** A PNG of a random colour, so every upload has bytes (and keys) of its own. */

@@ -5,10 +5,9 @@ import { action as updateCaseAction, loader as updateCaseLoader } from '#app/rou
 import { getDb } from '#app/utils/db.server.ts'
 import { getStorage } from '#app/utils/storage.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
-import { photoFile, useOwnDataDir } from '#tests/helpers/generation.ts'
+import { photoFile, withOwnDataDir } from '#tests/helpers/generation.ts'
 
-// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named like a hook, not a hook
-useOwnDataDir()
+withOwnDataDir()
 
 let admin: string
 let user: string

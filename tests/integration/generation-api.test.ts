@@ -2,30 +2,22 @@ import { sql } from 'kysely'
 import { completeTask, startTaskAttempt } from '#app/models/tasks.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
-import { petPhoto, photoFile, submitGeneration, useOwnDataDir } from '#tests/helpers/generation.ts'
+import {
+  balanceAndLedgerSum,
+  petPhoto,
+  photoFile,
+  submitGeneration,
+  tasksOf,
+  withOwnDataDir,
+} from '#tests/helpers/generation.ts'
 import { loader as taskLoader } from '#app/routes/api.async-image.task.$id.ts'
 import { loader as todayLoader } from '#app/routes/api.async-image.tasks.today.ts'
 import { loader as historyLoader } from '#app/routes/api.image.history.ts'
 import { action as deleteAction } from '#app/routes/api.image.delete.$id.ts'
 
-// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named like a hook, not a hook
-const media = useOwnDataDir()
+const media = withOwnDataDir()
 
 const submit = submitGeneration
-
-async function credits(userId: string) {
-  const db = getDb()
-  const user = await db.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirstOrThrow()
-  const ledger = await db
-    .selectFrom('credit_transactions')
-    .select((eb) => eb.fn.sum<number>('amount').as('sum'))
-    .where('user_id', '=', userId)
-    .executeTakeFirstOrThrow()
-  return { balance: user.credits, ledgerSum: Number(ledger.sum) }
-}
-
-const tasksOf = (userId: string) =>
-  getDb().selectFrom('generation_tasks').selectAll().where('user_id', '=', userId).orderBy('created_at').execute()
 
 /** A task finished as the worker would finish it, with a stored result. */
 async function completedTask(token: string) {
@@ -70,7 +62,7 @@ describe('POST /api/async-image/generate', () => {
 
     const ledger = await getDb().selectFrom('credit_transactions').selectAll().where('task_id', '=', task.id).execute()
     expect(ledger).toMatchObject([{ type: 'spend', amount: -2 }])
-    expect(await credits(user.id)).toEqual({ balance: 8, ledgerSum: 8 })
+    expect(await balanceAndLedgerSum(user.id)).toEqual({ balance: 8, ledgerSum: 8 })
 
     const { rows: jobs } = await sql<{ task_identifier: string; max_attempts: number }>`
       SELECT task_identifier, max_attempts FROM graphile_worker.jobs WHERE key = ${task.id}
@@ -156,7 +148,7 @@ describe('POST /api/async-image/generate', () => {
       const answer = await submit(token, await images(), fields)
       expect(answer.status).toBe(status)
       expect(answer.body.message).toContain(message)
-      expect(await credits(user.id)).toEqual({ balance: 10, ledgerSum: 10 })
+      expect(await balanceAndLedgerSum(user.id)).toEqual({ balance: 10, ledgerSum: 10 })
       expect(await tasksOf(user.id)).toEqual([])
       expect(media.taskFiles()).toEqual(before)
     },
@@ -168,7 +160,7 @@ describe('POST /api/async-image/generate', () => {
     const answer = await submit(token, [photoFile(await petPhoto('#abcdef'))])
     expect(answer.status).toBe(402)
     expect(answer.body).toEqual({ message: 'You need at least 2 credits to generate an image', needPurchase: true })
-    expect(await credits(user.id)).toEqual({ balance: 1, ledgerSum: 1 })
+    expect(await balanceAndLedgerSum(user.id)).toEqual({ balance: 1, ledgerSum: 1 })
     expect(await tasksOf(user.id)).toEqual([])
     expect(media.taskFiles()).toEqual(before)
   })
@@ -186,7 +178,7 @@ describe('POST /api/async-image/generate', () => {
     const statuses = answers.map((answer) => answer.status).sort()
     expect(statuses.filter((status) => status === 200)).toHaveLength(5)
     expect(statuses.filter((status) => status === 402)).toHaveLength(15)
-    expect(await credits(user.id)).toEqual({ balance: 0, ledgerSum: 0 })
+    expect(await balanceAndLedgerSum(user.id)).toEqual({ balance: 0, ledgerSum: 0 })
 
     const tasks = await tasksOf(user.id)
     expect(tasks).toHaveLength(5)

@@ -4,10 +4,9 @@ import { action as generateAction, loader as generateLoader } from '#app/routes/
 import { action as historyAction, loader as historyLoader } from '#app/routes/history.tsx'
 import { loader as creditHistoryLoader } from '#app/routes/credit-history.tsx'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
-import { petPhoto, photoFile, submitGeneration, useOwnDataDir } from '#tests/helpers/generation.ts'
+import { petPhoto, photoFile, submitGeneration, withOwnDataDir } from '#tests/helpers/generation.ts'
 
-// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named like a hook, not a hook
-useOwnDataDir()
+withOwnDataDir()
 
 function pagePost(token: string | undefined, images: File[], fields: Record<string, string>) {
   const form = new FormData()

@@ -4,12 +4,11 @@ import { getDb } from '#app/utils/db.server.ts'
 import { enqueueJob } from '#app/utils/jobs.server.ts'
 import { getStorage, getMediaBytes } from '#app/utils/storage.server.ts'
 import { createTestUser } from '#tests/helpers/app.ts'
-import { petPhoto, photoFile, submitGeneration, useOwnDataDir } from '#tests/helpers/generation.ts'
+import { petPhoto, photoFile, submitGeneration, withOwnDataDir } from '#tests/helpers/generation.ts'
 import { startWorker, waitFor } from '#tests/helpers/worker-process.ts'
 
 // The real worker process on this file's database and media folder.
-// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named like a hook, not a hook
-useOwnDataDir()
+withOwnDataDir()
 const db = getDb()
 
 const task = (id: string) =>

@@ -1,4 +1,3 @@
-import type { JobHelpers } from 'graphile-worker'
 import { sql } from 'kysely'
 import sharp from 'sharp'
 import { grantCredits } from '#app/models/credits.server.ts'
@@ -10,20 +9,11 @@ import { ProviderError, type ImageProvider, type ImageRequest } from '#worker/pr
 import { imageGeneration } from '#worker/tasks/generate-image.ts'
 import { runGeneration } from '#worker/tasks/run-generation.ts'
 import { createTestUser } from '#tests/helpers/app.ts'
-import { petPhoto, photoFile, submitGeneration, useOwnDataDir } from '#tests/helpers/generation.ts'
+import { petPhoto, photoFile, submitGeneration, withOwnDataDir } from '#tests/helpers/generation.ts'
+import { jobHelpers } from '#tests/helpers/jobs.ts'
 
-// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named like a hook, not a hook
-const media = useOwnDataDir()
+const media = withOwnDataDir()
 const db = getDb()
-
-function helpers(attempts: number, maxAttempts = 4) {
-  const log = () => {}
-  return {
-    job: { attempts, max_attempts: maxAttempts },
-    logger: { info: log, warn: log, error: log, debug: log },
-    abortSignal: new AbortController().signal,
-  } as unknown as JobHelpers
-}
 
 async function newTask(credits = 10, fields: Record<string, string> = {}) {
   const { user, token } = await createTestUser({ credits })
@@ -60,7 +50,7 @@ describe('the generate_image job', () => {
         return { bytes: await sharp(request.images[0].bytes).png().toBuffer(), mimeType: 'image/png' }
       },
     }
-    await runGeneration({ taskId }, helpers(1), imageGeneration(provider))
+    await runGeneration({ taskId }, jobHelpers(1), imageGeneration(provider))
 
     expect(seen.request?.images).toHaveLength(1)
     expect(seen.request?.images[0].mimeType).toBe('image/jpeg')
@@ -80,7 +70,7 @@ describe('the generate_image job', () => {
   test('a retryable error before the last attempt puts the task back in the queue and rethrows', async () => {
     const { user, taskId } = await newTask()
     const error = new ProviderError('OpenAI is temporarily unavailable (HTTP 503).', { retryable: true, status: 503 })
-    await expect(runGeneration({ taskId }, helpers(1), imageGeneration(failingProvider(error)))).rejects.toBe(error)
+    await expect(runGeneration({ taskId }, jobHelpers(1), imageGeneration(failingProvider(error)))).rejects.toBe(error)
     expect(await task(taskId)).toMatchObject({ status: 'queued', progress: 0, attempts: 1 })
     expect(await refunds(taskId)).toEqual([])
     expect(await balance(user.id)).toBe(8)
@@ -89,7 +79,7 @@ describe('the generate_image job', () => {
   test('a retryable error on the last attempt fails the task and refunds it', async () => {
     const { user, taskId } = await newTask()
     const error = new ProviderError('Gemini did not answer within 120 s.', { retryable: true })
-    await runGeneration({ taskId }, helpers(4), imageGeneration(failingProvider(error)))
+    await runGeneration({ taskId }, jobHelpers(4), imageGeneration(failingProvider(error)))
     expect(await task(taskId)).toMatchObject({ status: 'failed', error: 'Gemini did not answer within 120 s.' })
     expect(await refunds(taskId)).toMatchObject([{ amount: 2, description: 'Refund: image generation failed' }])
     expect(await balance(user.id)).toBe(10)
@@ -100,16 +90,16 @@ describe('the generate_image job', () => {
     const refusal = new ProviderError('OpenAI declined to create this image because of its content rules.', {
       retryable: false,
     })
-    await runGeneration({ taskId: refused.taskId }, helpers(1), imageGeneration(failingProvider(refusal)))
+    await runGeneration({ taskId: refused.taskId }, jobHelpers(1), imageGeneration(failingProvider(refusal)))
     expect(await task(refused.taskId)).toMatchObject({ status: 'failed', error: refusal.message })
     expect(await balance(refused.user.id)).toBe(10)
 
     const crashed = await newTask()
     const bug = new Error('connection reset')
     await expect(
-      runGeneration({ taskId: crashed.taskId }, helpers(2), imageGeneration(failingProvider(bug))),
+      runGeneration({ taskId: crashed.taskId }, jobHelpers(2), imageGeneration(failingProvider(bug))),
     ).rejects.toBe(bug)
-    await runGeneration({ taskId: crashed.taskId }, helpers(4), imageGeneration(failingProvider(bug)))
+    await runGeneration({ taskId: crashed.taskId }, jobHelpers(4), imageGeneration(failingProvider(bug)))
     // Internals stay in the log; the user reads a plain sentence.
     expect(await task(crashed.taskId)).toMatchObject({
       status: 'failed',
@@ -119,9 +109,9 @@ describe('the generate_image job', () => {
 
   test('a deleted or finished task is left alone', async () => {
     const { taskId } = await newTask()
-    await runGeneration({ taskId }, helpers(1), imageGeneration(createInstantImageProvider(0)))
+    await runGeneration({ taskId }, jobHelpers(1), imageGeneration(createInstantImageProvider(0)))
     const done = await task(taskId)
-    await runGeneration({ taskId }, helpers(2), imageGeneration(failingProvider(new Error('must not run'))))
+    await runGeneration({ taskId }, jobHelpers(2), imageGeneration(failingProvider(new Error('must not run'))))
     expect(await task(taskId)).toEqual(done)
   })
 
@@ -132,7 +122,7 @@ describe('the generate_image job', () => {
       .set({ input_keys: ['tasks/gone/2026/01/' + 'a'.repeat(64) + '.jpg'] })
       .where('id', '=', taskId)
       .execute()
-    await runGeneration({ taskId }, helpers(1), imageGeneration(createInstantImageProvider(0)))
+    await runGeneration({ taskId }, jobHelpers(1), imageGeneration(createInstantImageProvider(0)))
     expect(await task(taskId)).toMatchObject({ status: 'failed', error: 'The uploaded photo is no longer available.' })
     expect(await balance(user.id)).toBe(10)
   })
@@ -173,8 +163,8 @@ describe('expire_media', () => {
   test('removes expired tasks with their files and keeps the rest', async () => {
     const expired = await newTask()
     const fresh = await newTask()
-    await runGeneration({ taskId: expired.taskId }, helpers(1), imageGeneration(createInstantImageProvider(0)))
-    await runGeneration({ taskId: fresh.taskId }, helpers(1), imageGeneration(createInstantImageProvider(0)))
+    await runGeneration({ taskId: expired.taskId }, jobHelpers(1), imageGeneration(createInstantImageProvider(0)))
+    await runGeneration({ taskId: fresh.taskId }, jobHelpers(1), imageGeneration(createInstantImageProvider(0)))
     const expiredFiles = media.taskFiles().filter((key) => key.startsWith(`tasks/${expired.taskId}/`))
     expect(expiredFiles.length).toBeGreaterThan(0)
 

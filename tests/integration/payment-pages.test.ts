@@ -3,6 +3,7 @@ import { action as purchaseAction, loader as purchaseLoader } from '#app/routes/
 import { getSystemConfig } from '#app/models/system-config.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
+import { proofStatus } from '#tests/helpers/payments.ts'
 
 // The page forms as a browser without JavaScript posts them.
 function purchase(token: string | undefined, fields: Record<string, string>) {
@@ -149,12 +150,7 @@ describe('/payment-review', () => {
     const body = await response.json()
     expect(body.form).toBe(proof.id)
     expect(body.result.error).toEqual({ reason: ['Please give a reason for the rejection'] })
-    const row = await getDb()
-      .selectFrom('payment_proofs')
-      .select('status')
-      .where('id', '=', proof.id)
-      .executeTakeFirst()
-    expect(row?.status).toBe('pending')
+    expect(await proofStatus(proof.id)).toBe('pending')
   })
 
   test('the settings form saves the four costs and refuses negative or fractional values', async () => {

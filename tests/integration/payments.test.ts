@@ -8,6 +8,7 @@ import { flushAnalytics } from '#app/models/analytics.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getStorage } from '#app/utils/storage.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
+import { proofStatus } from '#tests/helpers/payments.ts'
 
 // Read lazily by getEnv() on first use, so setting them here (before any request) is enough.
 process.env.USDT_TRC20_ADDRESS = 'TTestTrc20Wallet'
@@ -265,12 +266,7 @@ describe('POST /api/image/review-payment-proof/{id}', () => {
     const result = await review(superadmin.token, proof.id, { approved: true })
     expect(result).toEqual({ status: 403, body: { message: 'You cannot review your own payment proof' } })
     expect(await creditsOf(superadmin.user.id)).toBe(0)
-    const row = await getDb()
-      .selectFrom('payment_proofs')
-      .select('status')
-      .where('id', '=', proof.id)
-      .executeTakeFirst()
-    expect(row?.status).toBe('pending')
+    expect(await proofStatus(proof.id)).toBe('pending')
   })
 
   test('ten concurrent approvals credit exactly once; the ledger and the balance agree', async () => {

@@ -6,33 +6,26 @@ import type { VideoProvider } from '#worker/providers/types.ts'
 import { runGeneration } from '#worker/tasks/run-generation.ts'
 import { videoGeneration } from '#worker/tasks/generate-video.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
-import { petPhoto, photoFile, submitGeneration, useOwnDataDir } from '#tests/helpers/generation.ts'
+import {
+  balanceAndLedgerSum,
+  petPhoto,
+  photoFile,
+  submitGeneration,
+  tasksOf,
+  withOwnDataDir,
+} from '#tests/helpers/generation.ts'
 import { jobHelpers } from '#tests/helpers/jobs.ts'
 import { submitVideo } from '#tests/helpers/video.ts'
 import { action as deleteVideo } from '#app/routes/api.async-video.delete.$taskId.ts'
 import { loader as videoHistory } from '#app/routes/api.async-video.history.ts'
 import { loader as videoTask } from '#app/routes/api.async-video.task.$id.ts'
 
-// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named like a hook, not a hook
-const media = useOwnDataDir()
+const media = withOwnDataDir()
 const OWNER_EMAIL = 'owner@pawtrait.test'
 process.env.OWNER_EMAIL = OWNER_EMAIL
 const db = getDb()
 
 const textVideo = { mode: 'text', prompt: 'A corgi surfing a wave at sunset', aspectRatio: '16:9', quality: 'stable' }
-
-async function credits(userId: string) {
-  const user = await db.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirstOrThrow()
-  const ledger = await db
-    .selectFrom('credit_transactions')
-    .select((eb) => eb.fn.sum<number>('amount').as('sum'))
-    .where('user_id', '=', userId)
-    .executeTakeFirstOrThrow()
-  return { balance: user.credits, ledgerSum: Number(ledger.sum) }
-}
-
-const tasksOf = (userId: string) =>
-  db.selectFrom('generation_tasks').selectAll().where('user_id', '=', userId).orderBy('created_at').execute()
 
 const superadmin = (userCredits = 100) => createTestUser({ role: 'superadmin', credits: userCredits })
 
@@ -65,7 +58,7 @@ describe('who may generate videos', () => {
       status: 403,
       body: { message: 'Video generation is only available to super administrators.' },
     })
-    expect(await credits(user.id)).toEqual({ balance: 100, ledgerSum: 100 })
+    expect(await balanceAndLedgerSum(user.id)).toEqual({ balance: 100, ledgerSum: 100 })
     expect(await tasksOf(user.id)).toEqual([])
   })
 
@@ -108,7 +101,7 @@ describe('POST /api/async-video/generate', () => {
     })
     const ledger = await db.selectFrom('credit_transactions').selectAll().where('task_id', '=', task.id).execute()
     expect(ledger).toMatchObject([{ type: 'spend', amount: -20, description: 'Video generation (Stable)' }])
-    expect(await credits(user.id)).toEqual({ balance: 80, ledgerSum: 80 })
+    expect(await balanceAndLedgerSum(user.id)).toEqual({ balance: 80, ledgerSum: 80 })
     const { rows: jobs } = await sql<{ task_identifier: string; max_attempts: number }>`
       SELECT task_identifier, max_attempts FROM graphile_worker.jobs WHERE key = ${task.id}
     `.execute(db)
@@ -135,7 +128,7 @@ describe('POST /api/async-video/generate', () => {
       await saveSystemConfig(db, defaultSystemConfig)
     }
     expect((await tasksOf(user.id)).map((task) => task.credit_cost)).toEqual([10, 20, 25, 7])
-    expect(await credits(user.id)).toEqual({ balance: 38, ledgerSum: 38 })
+    expect(await balanceAndLedgerSum(user.id)).toEqual({ balance: 38, ledgerSum: 38 })
   })
 
   test('image mode stores the sniffed, re-encoded image under the task; 9:16 with 1280p is made 720p', async () => {
@@ -197,7 +190,7 @@ describe('POST /api/async-video/generate', () => {
       )
       expect(answer.status).toBe(status)
       expect(answer.body.message).toContain(message)
-      expect(await credits(user.id)).toEqual({ balance: 100, ledgerSum: 100 })
+      expect(await balanceAndLedgerSum(user.id)).toEqual({ balance: 100, ledgerSum: 100 })
       expect(await tasksOf(user.id)).toEqual([])
       expect(media.taskFiles()).toEqual(before)
     },
@@ -215,7 +208,7 @@ describe('POST /api/async-video/generate', () => {
       status: 402,
       body: { message: 'You need at least 20 credits to generate a video', needPurchase: true },
     })
-    expect(await credits(user.id)).toEqual({ balance: 15, ledgerSum: 15 })
+    expect(await balanceAndLedgerSum(user.id)).toEqual({ balance: 15, ledgerSum: 15 })
     expect(await tasksOf(user.id)).toEqual([])
     expect(media.taskFiles()).toEqual(before)
   })

@@ -1,10 +1,9 @@
 import { getDb } from '#app/utils/db.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
-import { petPhoto, photoFile, useOwnDataDir } from '#tests/helpers/generation.ts'
+import { petPhoto, photoFile, withOwnDataDir } from '#tests/helpers/generation.ts'
 import { action, loader } from '#app/routes/generate-video.tsx'
 
-// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named like a hook, not a hook
-useOwnDataDir()
+withOwnDataDir()
 
 const page = (token?: string, query = '') => callRoute(loader, makeRequest(`/generate-video${query}`, { token }))
 

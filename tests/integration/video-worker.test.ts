@@ -3,12 +3,11 @@ import { getDb } from '#app/utils/db.server.ts'
 import { getMediaBytes, getStorage } from '#app/utils/storage.server.ts'
 import { createTestUser } from '#tests/helpers/app.ts'
 import { startFakeVeo, type FakeVeo } from '#tests/fakes/veo.ts'
-import { petPhoto, photoFile, useOwnDataDir } from '#tests/helpers/generation.ts'
+import { petPhoto, photoFile, withOwnDataDir } from '#tests/helpers/generation.ts'
 import { inspectMp4, submitVideo } from '#tests/helpers/video.ts'
 import { startWorker, waitFor } from '#tests/helpers/worker-process.ts'
 
-// eslint-disable-next-line react-hooks/rules-of-hooks -- a test helper named like a hook, not a hook
-useOwnDataDir()
+withOwnDataDir()
 const db = getDb()
 
 const task = (id: string) =>

@@ -8,7 +8,13 @@ test('a state-changing request from another origin is refused, from our own it p
   expect(isCrossSiteRequest('POST', { origin: 'https://evil.example', host: 'pawtrait.app' })).toBe(true)
   expect(isCrossSiteRequest('POST', { origin: 'https://pawtrait.app', host: 'pawtrait.app' })).toBe(false)
   expect(isCrossSiteRequest('DELETE', { 'sec-fetch-site': 'cross-site', host: 'pawtrait.app' })).toBe(true)
-  expect(isCrossSiteRequest('PUT', { 'sec-fetch-site': 'same-origin', origin: 'https://pawtrait.app', host: 'pawtrait.app' })).toBe(false)
+  expect(
+    isCrossSiteRequest('PUT', {
+      'sec-fetch-site': 'same-origin',
+      origin: 'https://pawtrait.app',
+      host: 'pawtrait.app',
+    }),
+  ).toBe(false)
 })
 
 test('behind a proxy the public URL counts as our origin', () => {

@@ -29,7 +29,7 @@ export function RangeControls(props: Props) {
     setPreset(next)
     setDates(presetRange(next))
   }
-  const edit = (field: 'startDate' | 'endDate', value: string) => {
+  const edit = (field: DateName, value: string) => {
     setPreset(null)
     setDates((current) => ({ ...current, [field]: value }))
   }
@@ -53,28 +53,8 @@ export function RangeControls(props: Props) {
         ))}
       </div>
       <div className="row range-dates">
-        <div className="field">
-          <label htmlFor="startDate">Start date</label>
-          <input
-            id="startDate"
-            name="startDate"
-            type="date"
-            required
-            value={dates.startDate}
-            onChange={(event) => edit('startDate', event.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="endDate">End date</label>
-          <input
-            id="endDate"
-            name="endDate"
-            type="date"
-            required
-            value={dates.endDate}
-            onChange={(event) => edit('endDate', event.target.value)}
-          />
-        </div>
+        <DateField name="startDate" label="Start date" value={dates.startDate} onChange={edit} />
+        <DateField name="endDate" label="End date" value={dates.endDate} onChange={edit} />
         <div className="field">
           <button type="submit" className="button" disabled={props.loading}>
             {props.loading ? 'Loading…' : 'Refresh Data'}
@@ -82,5 +62,28 @@ export function RangeControls(props: Props) {
         </div>
       </div>
     </Form>
+  )
+}
+
+type DateName = 'startDate' | 'endDate'
+
+function DateField(props: {
+  name: DateName
+  label: string
+  value: string
+  onChange: (name: DateName, value: string) => void
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={props.name}>{props.label}</label>
+      <input
+        id={props.name}
+        name={props.name}
+        type="date"
+        required
+        value={props.value}
+        onChange={(event) => props.onChange(props.name, event.target.value)}
+      />
+    </div>
   )
 }

@@ -2,6 +2,7 @@ import { parseWithZod } from '@conform-to/zod'
 import { promptInputFor, type ImageTaskParams } from '#app/models/image-task-params.ts'
 import { imageGenerationSchema } from '#app/utils/image-generation-form.ts'
 import { buildImagePrompt } from '#worker/providers/image/prompt.ts'
+import { guided } from '#tests/unit/providers/image-fixtures.ts'
 
 const photo = () => new File([new Uint8Array(10)], 'pet.jpg', { type: 'image/jpeg' })
 
@@ -48,15 +49,7 @@ test('stored params turn into the prompt the provider receives', () => {
   const params: ImageTaskParams = {
     mode: 'customize',
     style: 'general',
-    guided: {
-      personification: 'no',
-      clothingTop: '',
-      accessories: '',
-      clothingPants: '',
-      clothingShoes: '',
-      action: '',
-      background: '',
-    },
+    guided: guided(),
     prompt: 'Make it snow',
     templatePrompt: '',
     templateId: null,

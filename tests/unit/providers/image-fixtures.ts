@@ -1,7 +1,8 @@
 /** Shared inputs for the image provider tests (not a test file itself). */
 import sharp from 'sharp'
-import { ProviderError } from '#worker/providers/types.ts'
 import type { GuidedOptions, ImageMimeType, ImageRequest } from '#worker/providers/types.ts'
+
+export { providerFailure, testContext } from './provider-fixtures.ts'
 
 const FORMAT_OF: Record<ImageMimeType, 'png' | 'jpeg' | 'webp'> = {
   'image/png': 'png',
@@ -37,19 +38,4 @@ export function guided(overrides: Partial<GuidedOptions> = {}): GuidedOptions {
 
 export async function imageRequest(overrides: Partial<ImageRequest> = {}): Promise<ImageRequest> {
   return { images: [await petPhoto()], prompt: 'A corgi in a raincoat', style: 'general', guided: null, ...overrides }
-}
-
-export function testContext(signal = new AbortController().signal) {
-  const progress: number[] = []
-  return { progress, signal, onProgress: (percent: number) => void progress.push(percent) }
-}
-
-/** The ProviderError a promise rejects with (fails the test if it resolves or throws something else). */
-export async function providerFailure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  )
-  expect(error).toBeInstanceOf(ProviderError)
-  return error as ProviderError
 }

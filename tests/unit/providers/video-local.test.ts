@@ -7,6 +7,7 @@ import sharp from 'sharp'
 import { FfmpegError, resolveFfmpegPath, runFfmpeg } from '#worker/providers/video/ffmpeg.ts'
 import { createLocalVideoProvider } from '#worker/providers/video/local.ts'
 import type { VideoRequest } from '#worker/providers/types.ts'
+import { testContext } from './provider-fixtures.ts'
 
 const provider = createLocalVideoProvider()
 let petPhoto: Buffer
@@ -31,11 +32,6 @@ function request(overrides: Partial<VideoRequest>): VideoRequest {
     quality: 'fast',
     ...overrides,
   }
-}
-
-function context(signal = new AbortController().signal) {
-  const progress: number[] = []
-  return { progress, signal, onProgress: (percent: number) => void progress.push(percent) }
 }
 
 /** Types of the top-level MP4 boxes, in file order. */
@@ -89,7 +85,7 @@ async function expectMp4(bytes: Buffer, width: number, height: number) {
 
 describe('local video provider', () => {
   it('animates the uploaded photo into a landscape 720p MP4', async () => {
-    const ctx = context()
+    const ctx = testContext()
     const video = await provider.generate(request({}), ctx)
     expect(video.mimeType).toBe('video/mp4')
     await expectMp4(video.bytes, 1280, 720)
@@ -100,26 +96,29 @@ describe('local video provider', () => {
   it('renders portrait at 720x1280 even when 1280p is asked for', async () => {
     const video = await provider.generate(
       request({ aspectRatio: '9:16', resolution: '1280p', quality: 'stable' }),
-      context(),
+      testContext(),
     )
     await expectMp4(video.bytes, 720, 1280)
   })
 
   it('draws a scene from the prompt in text mode, in both aspect ratios', async () => {
-    const landscape = await provider.generate(request({ mode: 'text', image: null, resolution: '1280p' }), context())
+    const landscape = await provider.generate(
+      request({ mode: 'text', image: null, resolution: '1280p' }),
+      testContext(),
+    )
     await expectMp4(landscape.bytes, 1920, 1080)
-    const portrait = await provider.generate(request({ mode: 'text', image: null, aspectRatio: '9:16' }), context())
+    const portrait = await provider.generate(request({ mode: 'text', image: null, aspectRatio: '9:16' }), testContext())
     await expectMp4(portrait.bytes, 720, 1280)
   })
 
   it('fails readably, without retry, when image mode has no image or an unreadable one', async () => {
-    await expect(provider.generate(request({ image: null }), context())).rejects.toMatchObject({
+    await expect(provider.generate(request({ image: null }), testContext())).rejects.toMatchObject({
       name: 'ProviderError',
       retryable: false,
       message: 'Please upload an image first for image-to-video generation',
     })
     const garbage = { bytes: Buffer.from('not an image'), mimeType: 'image/png' as const }
-    await expect(provider.generate(request({ image: garbage }), context())).rejects.toMatchObject({
+    await expect(provider.generate(request({ image: garbage }), testContext())).rejects.toMatchObject({
       retryable: false,
       message: 'The uploaded image could not be read.',
     })
