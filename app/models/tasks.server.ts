@@ -310,6 +310,11 @@ export async function completeTask(db: DB, taskId: string, resultKey: string) {
   return updated.numUpdatedRows > 0n
 }
 
+export async function findResultKey(db: DB, taskId: string) {
+  const row = await db.selectFrom('generation_tasks').select('result_key').where('id', '=', taskId).executeTakeFirst()
+  return row?.result_key ?? null
+}
+
 /** Back in the queue until graphile-worker's backoff runs the job again. */
 export async function requeueTask(db: DB | Tx, taskId: string) {
   await db

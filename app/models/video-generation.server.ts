@@ -18,7 +18,7 @@ import { submitPaidTask } from './task-submission.server.ts'
 import type { VideoTaskParams } from './video-task-params.ts'
 
 /** Videos are for superadmins and the OWNER_EMAIL account (spec section 6). */
-export function canGenerateVideo(user: Pick<User, 'role' | 'email'>) {
+export function canGenerateVideo(user: Pick<User, 'role' | 'email' | 'email_verified'>) {
   return hasRole(user, 'superadmin') || isOwner(user)
 }
 

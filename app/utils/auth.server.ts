@@ -52,10 +52,14 @@ export async function requireUser(request: Request): Promise<User> {
 
 const rank: Record<Role, number> = { user: 0, admin: 1, superadmin: 2 }
 
-/** The OWNER_EMAIL account gets what the spec gives the hard-coded owner: admin links and the video generator. */
-export function isOwner(user: Pick<User, 'email'>) {
+/**
+ * The OWNER_EMAIL account gets what the spec gives the hard-coded owner: admin links and the video
+ * generator. Only once that address is proven (an email code, a password reset or Google), so that
+ * whoever registers the address first cannot claim the owner's rights.
+ */
+export function isOwner(user: Pick<User, 'email' | 'email_verified'>) {
   const owner = getEnv().OWNER_EMAIL
-  return Boolean(owner) && user.email.toLowerCase() === owner
+  return Boolean(owner) && user.email_verified && user.email.toLowerCase() === owner
 }
 
 export function hasRole(user: Pick<User, 'role'>, role: Role) {

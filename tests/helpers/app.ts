@@ -8,7 +8,7 @@ let counter = 0
 
 /** A user with a live session token, for calling loaders and actions as them. */
 export async function createTestUser(
-  options: { role?: Role; credits?: number; email?: string; password?: string } = {},
+  options: { role?: Role; credits?: number; email?: string; password?: string; emailVerified?: boolean } = {},
 ) {
   counter += 1
   const user = await createUser(getDb(), {
@@ -17,6 +17,7 @@ export async function createTestUser(
     password: options.password ?? 'password123',
     role: options.role ?? 'user',
     credits: options.credits,
+    emailVerified: options.emailVerified,
   })
   const { token } = await createSession(getDb(), user.id)
   return { user, token }

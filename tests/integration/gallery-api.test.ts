@@ -79,7 +79,7 @@ describe('POST /api/image/styles', () => {
   })
 
   test('the owner account and superadmins may create styles too', async () => {
-    const owner = await createTestUser({ email: 'owner@example.com' })
+    const owner = await createTestUser({ email: 'owner@example.com', emailVerified: true })
     expect((await post({ value: 'owner_pick', label: 'Owner pick' }, owner.token)).status).toBe(201)
     const superadmin = await createTestUser({ role: 'superadmin' })
     expect((await post({ value: 'super_pick', label: 'Super pick' }, superadmin.token)).status).toBe(201)

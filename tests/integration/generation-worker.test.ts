@@ -150,6 +150,27 @@ describe('refunds happen exactly once', () => {
     expect(await balance(user.id)).toBe(10)
   })
 
+  test('a second run of the same task finishing later keeps the result the first one delivered', async () => {
+    const { taskId } = await newTask()
+    const sameBytes = async (request: ImageRequest) => ({
+      bytes: await sharp(request.images[0].bytes).png().toBuffer(),
+      mimeType: 'image/png',
+    })
+    // The slower run (as after a stall recovery that unlocked a live job): while it renders, another
+    // run of the job completes the task with the very same bytes, hence the same content-hashed key.
+    const slowRun: ImageProvider = {
+      name: 'slow',
+      async generate(request) {
+        await runGeneration({ taskId }, jobHelpers(2), imageGeneration({ name: 'fast', generate: sameBytes }))
+        return sameBytes(request)
+      },
+    }
+    await runGeneration({ taskId }, jobHelpers(1), imageGeneration(slowRun))
+    const done = await task(taskId)
+    expect(done.status).toBe('completed')
+    expect(media.taskFiles()).toContain(done.result_key)
+  })
+
   test('a result arriving after the task was failed is dropped, not delivered', async () => {
     const { taskId } = await newTask()
     await startTaskAttempt(db, taskId, 'local')

@@ -70,9 +70,15 @@ describe('who may generate videos', () => {
   test('a superadmin and the OWNER_EMAIL account (a plain user) may', async () => {
     const admin = await superadmin()
     expect((await submitVideo(admin.token, textVideo)).status).toBe(200)
-    const owner = await createTestUser({ role: 'user', credits: 100, email: OWNER_EMAIL })
+    const owner = await createTestUser({ role: 'user', credits: 100, email: OWNER_EMAIL, emailVerified: true })
     expect((await submitVideo(owner.token, textVideo)).status).toBe(200)
     expect(await tasksOf(owner.user.id)).toMatchObject([{ kind: 'video', status: 'queued' }])
+  })
+
+  test('an account that registered the OWNER_EMAIL address without proving it gets nothing', async () => {
+    await db.deleteFrom('users').where('email', '=', OWNER_EMAIL).execute()
+    const claimant = await createTestUser({ role: 'user', credits: 100, email: OWNER_EMAIL })
+    expect((await submitVideo(claimant.token, textVideo)).status).toBe(403)
   })
 })
 

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import {
   completeTask,
   failTask,
+  findResultKey,
   recordHeartbeat,
   recordProgress,
   requeueTask,
@@ -62,8 +63,9 @@ export async function runGeneration(payload: unknown, helpers: JobHelpers, job: 
       onProgress: (percent) => recordProgress(db, taskId, percent),
     })
     const key = await storeResult(taskId, media)
-    if (!(await completeTask(db, taskId, key))) {
-      // Recovery gave up on this attempt and refunded it meanwhile; the result has no owner.
+    if (!(await completeTask(db, taskId, key)) && (await findResultKey(db, taskId)) !== key) {
+      // Recovery gave up on this attempt and refunded it meanwhile, or a second run finished first
+      // with other bytes: nothing points at this result. (Same bytes, same key: keep it.)
       await getStorage().delete(key)
     }
   } catch (error) {
