@@ -112,7 +112,9 @@ export async function up(db: Kysely<unknown>) {
       type text NOT NULL CHECK (type IN ('earn', 'spend', 'purchase', 'adjustment')),
       amount integer NOT NULL,
       description text NOT NULL,
-      task_id uuid REFERENCES generation_tasks (id) ON DELETE SET NULL,
+      -- No foreign key: the ledger is history and keeps naming its task after the task (an expired
+      -- or deleted image) is gone, so a refund stays recognisable as one.
+      task_id uuid,
       payment_proof_id uuid REFERENCES payment_proofs (id) ON DELETE SET NULL,
       created_at timestamptz NOT NULL DEFAULT now()
     );

@@ -199,7 +199,7 @@ describe('expire_media', () => {
     expect(await db.selectFrom('generation_tasks').select('id').where('id', '=', expired.taskId).execute()).toEqual([])
     expect(media.taskFiles().filter((key) => key.startsWith(`tasks/${expired.taskId}/`))).toEqual([])
     expect(media.taskFiles().some((key) => key.startsWith(`tasks/${fresh.taskId}/`))).toBe(true)
-    // The ledger keeps its lines; they just no longer point at the task.
+    // The ledger keeps its lines, still naming the task they paid for.
     expect(
       await db
         .selectFrom('credit_transactions')
@@ -207,7 +207,7 @@ describe('expire_media', () => {
         .where('user_id', '=', expired.user.id)
         .where('type', '=', 'spend')
         .execute(),
-    ).toEqual([{ task_id: null }])
+    ).toEqual([{ task_id: expired.taskId }])
 
     expect(await expireTasks(db, elevenDaysLater)).toBeGreaterThanOrEqual(1)
     expect(await db.selectFrom('generation_tasks').select('id').where('id', '=', fresh.taskId).execute()).toEqual([])

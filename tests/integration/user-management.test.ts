@@ -261,6 +261,13 @@ test('the consumption ranking orders users by credits spent, refunds deducted', 
   })
   expect(ranking[position(small.id)]).toMatchObject({ totalSpent: 10, credits: 90 })
   expect(position(big.id)).toBeLessThan(position(small.id))
+
+  // Once the failed task is deleted (or expires) its refund still counts as one.
+  await getDb().deleteFrom('generation_tasks').where('user_id', '=', small.id).execute()
+  const after = (await (
+    await callRoute(consumptionLoader, asSuperadmin('/api/userManagement/stats/consumption'))
+  ).json()) as Array<Record<string, unknown>>
+  expect(after.find((row) => row.id === small.id)).toMatchObject({ totalSpent: 10, credits: 90 })
 })
 
 describe('/user-management page', () => {
