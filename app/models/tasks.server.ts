@@ -199,6 +199,16 @@ export type HistoryItem = Awaited<ReturnType<typeof listHistory>>['items'][numbe
 const taskKeys = (task: Pick<GenerationTask, 'input_keys' | 'result_key'>) =>
   task.result_key ? [...task.input_keys, task.result_key] : task.input_keys
 
+/** Every stored file of a user's tasks (all under the tasks' own prefixes, shared with nobody). */
+export async function userTaskKeys(db: DB | Tx, userId: string) {
+  const tasks = await db
+    .selectFrom('generation_tasks')
+    .select(['input_keys', 'result_key'])
+    .where('user_id', '=', userId)
+    .execute()
+  return tasks.flatMap(taskKeys)
+}
+
 /**
  * Deletes the user's finished task of that kind with its stored files. Files go first, so a failure
  * leaves the row (and a retry finds them) rather than files nobody can reach.

@@ -3,8 +3,10 @@ import { z } from 'zod'
 import type { User } from '#app/utils/db-schema.ts'
 import type { DB, Tx } from '#app/utils/db.server.ts'
 import { HttpError } from '#app/utils/http.server.ts'
+import { getStorage } from '#app/utils/storage.server.ts'
 import { setCredits } from './credits.server.ts'
 import { revokeUserSessions } from './session.server.ts'
+import { userTaskKeys } from './tasks.server.ts'
 import { createUser, findUserByEmail, normalizeRole } from './user.server.ts'
 
 /**
@@ -169,11 +171,20 @@ async function changeUser<T>(
   })
 }
 
-export function deleteUserAsAdmin(db: DB, id: string) {
-  return changeUser(db, id, { protectSuperadmin: true }, async (tx, user) => {
+/**
+ * Deletes the account with its tasks, ledger and proofs (cascade), then its photos, results and
+ * avatar. Payment screenshots stay: their content-hashed keys may be shared with other proofs.
+ */
+export async function deleteUserAsAdmin(db: DB, id: string) {
+  const outcome = await changeUser(db, id, { protectSuperadmin: true }, async (tx, user) => {
+    const keys = await userTaskKeys(tx, user.id)
+    if (user.profile_picture) keys.push(user.profile_picture)
     await tx.deleteFrom('users').where('id', '=', user.id).execute()
-    return user
+    return { user, keys }
   })
+  if (!outcome.ok) return outcome
+  await getStorage().deleteMany(outcome.value.keys)
+  return { ok: true as const, value: outcome.value.user }
 }
 
 /** Sets the balance; the difference goes to the ledger as an 'adjustment'. */
