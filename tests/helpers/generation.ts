@@ -68,3 +68,19 @@ export async function balanceAndLedgerSum(userId: string) {
 /** The user's generation tasks (image and video), oldest first. */
 export const tasksOf = (userId: string) =>
   getDb().selectFrom('generation_tasks').selectAll().where('user_id', '=', userId).orderBy('created_at').execute()
+
+/** The task's row, which must exist. */
+export const taskRow = (id: string) =>
+  getDb().selectFrom('generation_tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+
+export const creditsOf = async (userId: string) =>
+  (await getDb().selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirstOrThrow()).credits
+
+/** The refund ('earn') ledger rows of a task. */
+export const refundsOf = (taskId: string) =>
+  getDb()
+    .selectFrom('credit_transactions')
+    .selectAll()
+    .where('task_id', '=', taskId)
+    .where('type', '=', 'earn')
+    .execute()

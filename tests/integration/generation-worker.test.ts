@@ -9,7 +9,15 @@ import { ProviderError, type ImageProvider, type ImageRequest } from '#worker/pr
 import { imageGeneration } from '#worker/tasks/generate-image.ts'
 import { runGeneration } from '#worker/tasks/run-generation.ts'
 import { createTestUser } from '#tests/helpers/app.ts'
-import { petPhoto, photoFile, submitGeneration, withOwnDataDir } from '#tests/helpers/generation.ts'
+import {
+  petPhoto,
+  photoFile,
+  submitGeneration,
+  withOwnDataDir,
+  taskRow,
+  creditsOf,
+  refundsOf,
+} from '#tests/helpers/generation.ts'
 import { jobHelpers } from '#tests/helpers/jobs.ts'
 
 const media = withOwnDataDir()
@@ -20,13 +28,6 @@ async function newTask(credits = 10, fields: Record<string, string> = {}) {
   const { body } = await submitGeneration(token, [photoFile(await petPhoto())], fields)
   return { user, taskId: body.taskId as string }
 }
-
-const task = (id: string) =>
-  db.selectFrom('generation_tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
-const balance = async (userId: string) =>
-  (await db.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirstOrThrow()).credits
-const refunds = (taskId: string) =>
-  db.selectFrom('credit_transactions').selectAll().where('task_id', '=', taskId).where('type', '=', 'earn').execute()
 
 function failingProvider(error: Error): ImageProvider {
   return {
@@ -46,7 +47,7 @@ describe('the generate_image job', () => {
       async generate(request, context) {
         seen.request = request
         await context.onProgress(40)
-        seen.progressDuringRun = (await task(taskId)).progress
+        seen.progressDuringRun = (await taskRow(taskId)).progress
         return { bytes: await sharp(request.images[0].bytes).png().toBuffer(), mimeType: 'image/png' }
       },
     }
@@ -59,7 +60,7 @@ describe('the generate_image job', () => {
     expect(seen.request?.guided?.personification).toBe('yes')
     expect(seen.progressDuringRun).toBe(40)
 
-    const done = await task(taskId)
+    const done = await taskRow(taskId)
     expect(done).toMatchObject({ status: 'completed', progress: 100, attempts: 1, provider: 'recording', error: null })
     expect(done.result_key).toMatch(new RegExp(`^tasks/${taskId}/\\d{4}/\\d{2}/[0-9a-f]{64}\\.png$`))
     expect(media.taskFiles()).toContain(done.result_key)
@@ -71,18 +72,18 @@ describe('the generate_image job', () => {
     const { user, taskId } = await newTask()
     const error = new ProviderError('OpenAI is temporarily unavailable (HTTP 503).', { retryable: true, status: 503 })
     await expect(runGeneration({ taskId }, jobHelpers(1), imageGeneration(failingProvider(error)))).rejects.toBe(error)
-    expect(await task(taskId)).toMatchObject({ status: 'queued', progress: 0, attempts: 1 })
-    expect(await refunds(taskId)).toEqual([])
-    expect(await balance(user.id)).toBe(8)
+    expect(await taskRow(taskId)).toMatchObject({ status: 'queued', progress: 0, attempts: 1 })
+    expect(await refundsOf(taskId)).toEqual([])
+    expect(await creditsOf(user.id)).toBe(8)
   })
 
   test('a retryable error on the last attempt fails the task and refunds it', async () => {
     const { user, taskId } = await newTask()
     const error = new ProviderError('Gemini did not answer within 120 s.', { retryable: true })
     await runGeneration({ taskId }, jobHelpers(4), imageGeneration(failingProvider(error)))
-    expect(await task(taskId)).toMatchObject({ status: 'failed', error: 'Gemini did not answer within 120 s.' })
-    expect(await refunds(taskId)).toMatchObject([{ amount: 2, description: 'Refund: image generation failed' }])
-    expect(await balance(user.id)).toBe(10)
+    expect(await taskRow(taskId)).toMatchObject({ status: 'failed', error: 'Gemini did not answer within 120 s.' })
+    expect(await refundsOf(taskId)).toMatchObject([{ amount: 2, description: 'Refund: image generation failed' }])
+    expect(await creditsOf(user.id)).toBe(10)
   })
 
   test('a refusal fails at once with its readable reason; an unexpected error is retried', async () => {
@@ -91,8 +92,8 @@ describe('the generate_image job', () => {
       retryable: false,
     })
     await runGeneration({ taskId: refused.taskId }, jobHelpers(1), imageGeneration(failingProvider(refusal)))
-    expect(await task(refused.taskId)).toMatchObject({ status: 'failed', error: refusal.message })
-    expect(await balance(refused.user.id)).toBe(10)
+    expect(await taskRow(refused.taskId)).toMatchObject({ status: 'failed', error: refusal.message })
+    expect(await creditsOf(refused.user.id)).toBe(10)
 
     const crashed = await newTask()
     const bug = new Error('connection reset')
@@ -101,7 +102,7 @@ describe('the generate_image job', () => {
     ).rejects.toBe(bug)
     await runGeneration({ taskId: crashed.taskId }, jobHelpers(4), imageGeneration(failingProvider(bug)))
     // Internals stay in the log; the user reads a plain sentence.
-    expect(await task(crashed.taskId)).toMatchObject({
+    expect(await taskRow(crashed.taskId)).toMatchObject({
       status: 'failed',
       error: 'Something went wrong while generating. Please try again.',
     })
@@ -110,9 +111,9 @@ describe('the generate_image job', () => {
   test('a deleted or finished task is left alone', async () => {
     const { taskId } = await newTask()
     await runGeneration({ taskId }, jobHelpers(1), imageGeneration(createInstantImageProvider(0)))
-    const done = await task(taskId)
+    const done = await taskRow(taskId)
     await runGeneration({ taskId }, jobHelpers(2), imageGeneration(failingProvider(new Error('must not run'))))
-    expect(await task(taskId)).toEqual(done)
+    expect(await taskRow(taskId)).toEqual(done)
   })
 
   test('a missing upload is a final failure, refunded', async () => {
@@ -123,8 +124,11 @@ describe('the generate_image job', () => {
       .where('id', '=', taskId)
       .execute()
     await runGeneration({ taskId }, jobHelpers(1), imageGeneration(createInstantImageProvider(0)))
-    expect(await task(taskId)).toMatchObject({ status: 'failed', error: 'The uploaded photo is no longer available.' })
-    expect(await balance(user.id)).toBe(10)
+    expect(await taskRow(taskId)).toMatchObject({
+      status: 'failed',
+      error: 'The uploaded photo is no longer available.',
+    })
+    expect(await creditsOf(user.id)).toBe(10)
   })
 })
 
@@ -135,8 +139,8 @@ describe('refunds happen exactly once', () => {
     const results = await Promise.all([fail(), fail(), fail()])
     expect(results.filter(Boolean)).toHaveLength(1)
     expect(await fail()).toBe(false)
-    expect(await refunds(taskId)).toHaveLength(1)
-    expect(await balance(user.id)).toBe(10)
+    expect(await refundsOf(taskId)).toHaveLength(1)
+    expect(await creditsOf(user.id)).toBe(10)
   })
 
   test('the ledger itself refuses a second refund for the same task', async () => {
@@ -147,7 +151,7 @@ describe('refunds happen exactly once', () => {
         .execute((tx) => grantCredits(tx, { userId: user.id, type: 'earn', amount: 2, description: 'x', taskId }))
     await refund()
     await expect(refund()).rejects.toThrow(/credit_transactions_refund_once/)
-    expect(await balance(user.id)).toBe(10)
+    expect(await creditsOf(user.id)).toBe(10)
   })
 
   test('a second run of the same task finishing later keeps the result the first one delivered', async () => {
@@ -166,7 +170,7 @@ describe('refunds happen exactly once', () => {
       },
     }
     await runGeneration({ taskId }, jobHelpers(1), imageGeneration(slowRun))
-    const done = await task(taskId)
+    const done = await taskRow(taskId)
     expect(done.status).toBe('completed')
     expect(media.taskFiles()).toContain(done.result_key)
   })
@@ -176,7 +180,7 @@ describe('refunds happen exactly once', () => {
     await startTaskAttempt(db, taskId, 'local')
     await db.transaction().execute((tx) => failTask(tx, taskId, 'gave up'))
     expect(await completeTask(db, taskId, 'tasks/x/2026/01/' + 'b'.repeat(64) + '.png')).toBe(false)
-    expect(await task(taskId)).toMatchObject({ status: 'failed', result_key: null })
+    expect(await taskRow(taskId)).toMatchObject({ status: 'failed', result_key: null })
   })
 })
 
@@ -239,7 +243,7 @@ describe('recover_stalled_tasks', () => {
     const { taskId } = await newTask()
     await lockedByDeadWorker(taskId, 5_000, 1)
     expect(await recoverStalledTasks(db, 2_000)).toMatchObject({ requeued: [taskId], failed: [] })
-    expect(await task(taskId)).toMatchObject({ status: 'queued' })
+    expect(await taskRow(taskId)).toMatchObject({ status: 'queued' })
     expect(await job(taskId)).toEqual({ locked_by: null, attempts: 1 })
   })
 
@@ -248,9 +252,9 @@ describe('recover_stalled_tasks', () => {
     await lockedByDeadWorker(taskId, 5_000, 4)
     expect(await recoverStalledTasks(db, 2_000)).toMatchObject({ failed: [taskId] })
     expect(await recoverStalledTasks(db, 2_000)).toEqual({ requeued: [], failed: [] })
-    expect(await task(taskId)).toMatchObject({ status: 'failed', error: UNFINISHED_REASON })
-    expect(await refunds(taskId)).toHaveLength(1)
-    expect(await balance(user.id)).toBe(10)
+    expect(await taskRow(taskId)).toMatchObject({ status: 'failed', error: UNFINISHED_REASON })
+    expect(await refundsOf(taskId)).toHaveLength(1)
+    expect(await creditsOf(user.id)).toBe(10)
     expect(await job(taskId)).toBeUndefined()
   })
 
@@ -267,7 +271,7 @@ describe('recover_stalled_tasks', () => {
     expect(result.requeued).not.toContain(beating.taskId)
     expect(result.requeued).not.toContain(waiting.taskId)
     expect(result.failed).not.toContain(waiting.taskId)
-    expect(await task(beating.taskId)).toMatchObject({ status: 'processing' })
+    expect(await taskRow(beating.taskId)).toMatchObject({ status: 'processing' })
   })
 
   test('a task whose job vanished is failed and refunded', async () => {
@@ -275,6 +279,6 @@ describe('recover_stalled_tasks', () => {
     await sql`DELETE FROM graphile_worker._private_jobs WHERE key = ${taskId}`.execute(db)
     await sql`UPDATE generation_tasks SET created_at = now() - interval '10 seconds' WHERE id = ${taskId}`.execute(db)
     expect((await recoverStalledTasks(db, 2_000)).failed).toContain(taskId)
-    expect(await balance(user.id)).toBe(10)
+    expect(await creditsOf(user.id)).toBe(10)
   })
 })

@@ -3,32 +3,26 @@ import { getDb } from '#app/utils/db.server.ts'
 import { getMediaBytes, getStorage } from '#app/utils/storage.server.ts'
 import { createTestUser } from '#tests/helpers/app.ts'
 import { startFakeVeo, type FakeVeo } from '#tests/fakes/veo.ts'
-import { petPhoto, photoFile, withOwnDataDir } from '#tests/helpers/generation.ts'
+import { petPhoto, photoFile, withOwnDataDir, taskRow, creditsOf, refundsOf } from '#tests/helpers/generation.ts'
 import { inspectMp4, submitVideo } from '#tests/helpers/video.ts'
 import { startWorker, waitFor } from '#tests/helpers/worker-process.ts'
 
 withOwnDataDir()
 const db = getDb()
 
-const task = (id: string) =>
-  db.selectFrom('generation_tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
-const balance = async (userId: string) =>
-  (await db.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirstOrThrow()).credits
 const jobsFor = async (taskId: string) =>
   (
     await sql<{ count: number }>`SELECT count(*)::int AS count FROM graphile_worker.jobs WHERE key = ${taskId}`.execute(
       db,
     )
   ).rows[0].count
-const refunds = (taskId: string) =>
-  db.selectFrom('credit_transactions').selectAll().where('task_id', '=', taskId).where('type', '=', 'earn').execute()
 
 /** Waits until the task is finished, noting every progress value seen on the way. */
 async function finished(taskId: string, timeout = 60_000) {
   const progress = new Set<number>()
   const row = await waitFor(
     async () => {
-      const current = await task(taskId)
+      const current = await taskRow(taskId)
       progress.add(current.progress)
       return current.status === 'completed' || current.status === 'failed' ? current : null
     },
@@ -67,7 +61,7 @@ describe('the worker process with the local provider (ffmpeg)', () => {
     expect(video).toMatchObject({ majorBrand: 'isom', codec: 'avc1', width: 1280, height: 720 })
     expect(video!.durationSeconds).toBeGreaterThanOrEqual(2)
     expect(video!.durationSeconds).toBeLessThanOrEqual(10)
-    expect(await balance(user.id)).toBe(40)
+    expect(await creditsOf(user.id)).toBe(40)
   })
 
   test('text mode: a rendered scene of the prompt, portrait 9:16 (1280p asked, 720p made)', async () => {
@@ -122,7 +116,7 @@ describe('the worker process with Veo (a local fake of the Gemini API)', () => {
     expect(generation.body.parameters).toEqual({ aspectRatio: '16:9', resolution: '1080p' })
     expect(generation.body.instances[0].prompt).toBe('My dog wags its tail')
     expect(generation.body.instances[0].image?.mimeType).toBe('image/jpeg')
-    expect(await balance(user.id)).toBe(40)
+    expect(await creditsOf(user.id)).toBe(40)
   })
 
   test('text mode, Stable, 9:16: the standard model, 720p, no image', async () => {
@@ -145,7 +139,7 @@ describe('the worker process with Veo (a local fake of the Gemini API)', () => {
     fake.outcome = { type: 'error', code: 3, message: 'The input image could not be processed.' }
     const { user, token } = await createTestUser({ role: 'superadmin', credits: 50 })
     const { body } = await submitVideo(token, { mode: 'text', prompt: 'A hamster astronaut', quality: 'stable' })
-    expect(await balance(user.id)).toBe(30)
+    expect(await creditsOf(user.id)).toBe(30)
 
     const { row } = await finished(body.taskId)
     expect(row.status).toBe('failed')
@@ -153,8 +147,8 @@ describe('the worker process with Veo (a local fake of the Gemini API)', () => {
     expect(row.result_key).toBeNull()
     // Settled: the job is gone and nothing refunds a second time.
     await waitFor(async () => (await jobsFor(body.taskId)) === 0)
-    expect(await refunds(body.taskId)).toMatchObject([{ amount: 20, description: 'Refund: video generation failed' }])
-    expect(await balance(user.id)).toBe(50)
+    expect(await refundsOf(body.taskId)).toMatchObject([{ amount: 20, description: 'Refund: video generation failed' }])
+    expect(await creditsOf(user.id)).toBe(50)
     expect(fake.generations).toHaveLength(1)
   })
 })
