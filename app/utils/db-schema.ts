@@ -145,6 +145,14 @@ export interface AnalyticsEventsTable {
   created_at: CreatedAt
 }
 
+export interface ProviderChecksTable {
+  provider: string
+  model: string
+  ok: boolean
+  detail: string
+  checked_at: CreatedAt
+}
+
 export interface Database {
   users: UsersTable
   sessions: SessionsTable
@@ -157,6 +165,7 @@ export interface Database {
   credit_transactions: CreditTransactionsTable
   inspiration_images: InspirationImagesTable
   analytics_events: AnalyticsEventsTable
+  provider_checks: ProviderChecksTable
 }
 
 export type User = Selectable<UsersTable>
