@@ -150,7 +150,7 @@ export interface ProviderChecksTable {
   model: string
   ok: boolean
   detail: string
-  checked_at: CreatedAt
+  checked_at: Timestamp
 }
 
 export interface Database {
