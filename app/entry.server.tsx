@@ -3,7 +3,7 @@ import { createReadableStreamFromReadable, type EntryContext } from '@remix-run/
 import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
-import { recordPageView } from '#app/models/analytics.server.ts'
+import { recordPageView } from '#app/features/analytics/events.server.ts'
 
 const ABORT_DELAY_MS = 5_000
 

@@ -1,8 +1,8 @@
 import { sql } from 'kysely'
-import { analyticsOverviewJson, analyticsSummary } from '#app/models/analytics-report.server.ts'
-import { createSession } from '#app/models/session.server.ts'
-import { createUser } from '#app/models/user.server.ts'
-import { dateRangeSchema, presetRange } from '#app/utils/date-range.ts'
+import { analyticsOverviewJson, analyticsSummary } from '#app/features/analytics/report.server.ts'
+import { createSession } from '#app/utils/session.server.ts'
+import { createUser } from '#app/features/accounts/user.server.ts'
+import { dateRangeSchema, presetRange } from '#app/features/analytics/date-range.ts'
 import type { DB } from '#app/utils/db.server.ts'
 import { percentile, round, startProcess } from './lib.ts'
 

@@ -10,8 +10,8 @@ import autocannon from 'autocannon'
 import { sql } from 'kysely'
 import sharp from 'sharp'
 import { createPool, type DB } from '#app/utils/db.server.ts'
-import { createSession, hashToken } from '#app/models/session.server.ts'
-import { createUser } from '#app/models/user.server.ts'
+import { createSession, hashToken } from '#app/utils/session.server.ts'
+import { createUser } from '#app/features/accounts/user.server.ts'
 import { percentile, round, startProcess } from './lib.ts'
 
 type BenchDatabase = { db: DB; url: string }

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import pg from 'pg'
 import { createDb, createPool, type DB } from '#app/utils/db.server.ts'
 import { migrateToLatest } from '#app/utils/migrate.server.ts'
-import { seedDefaults } from '#app/models/seed.server.ts'
+import { seedDefaults } from '../scripts/seed/defaults.ts'
 import { freePort } from '../scripts/embedded-postgres.ts'
 
 /** A migrated, seeded database of its own for one benchmark, dropped afterwards. */

@@ -1,5 +1,5 @@
 // `npm run migrate`: applies migrations (app + graphile-worker) and default data to DATABASE_URL.
-import { prepareDatabase } from '#app/utils/prepare-database.server.ts'
+import { prepareDatabase } from './prepare-database.ts'
 import { exitOnStartupError } from '#app/utils/startup.server.ts'
 
 try {

@@ -3,7 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import path from 'node:path'
 import { parseEnv } from '#app/utils/env.server.ts'
-import { prepareDatabase } from '#app/utils/prepare-database.server.ts'
+import { prepareDatabase } from './prepare-database.ts'
 import { exitOnStartupError } from '#app/utils/startup.server.ts'
 import { startEmbeddedPostgres } from './embedded-postgres.ts'
 

@@ -12,7 +12,7 @@ import { rejectCrossSiteRequests } from './csrf.ts'
 
 const root = path.resolve(fileURLToPath(import.meta.url), '../..')
 
-// The web only re-encodes uploads, one at a time (app/models/task-submission.server.ts); a single
+// The web only re-encodes uploads, one at a time (app/features/generation/task-submission.server.ts); a single
 // libvips thread is enough and keeps the process's memory low. The worker keeps the default.
 sharp.concurrency(1)
 

@@ -8,7 +8,7 @@ import {
   taskStatusText,
   type ClientTask,
   type SubmittedTask,
-} from '#app/utils/task-client.ts'
+} from '#app/features/generation/task-client.ts'
 
 // The pieces the image and video generator pages share: the upload preview, the submission through
 // the API, the task shown in the result panel, and the purchase and error dialogs.

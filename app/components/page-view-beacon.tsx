@@ -1,6 +1,6 @@
 import { useLocation } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
-import { sendPageViewBeacon } from '#app/utils/analytics-beacon.ts'
+import { sendPageViewBeacon } from '#app/features/analytics/beacon.ts'
 
 /** Counts client-side navigations as page views; the first page was already counted by its document request. */
 export function PageViewBeacon() {

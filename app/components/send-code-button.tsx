@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
-import { RESEND_CODE_SECONDS } from '#app/utils/account-schemas.ts'
-import { useHydrated } from '#app/utils/use-hydrated.ts'
+import { RESEND_CODE_SECONDS } from '#app/features/accounts/account-schemas.ts'
+import { useHydrated } from '#app/hooks/use-hydrated.ts'
 
 /**
  * A submit button that asks the server for an email code (name=intent, so it works without

@@ -1,6 +1,6 @@
 import { Form, Link, NavLink, useLocation } from '@remix-run/react'
 import { type ReactNode, useEffect, useRef } from 'react'
-import { useRootData } from '#app/utils/root-data.ts'
+import { useRootData } from '#app/hooks/use-root-data.ts'
 
 /**
  * The fixed header: brand, main links, the credits and user menus, the mobile slide-out menu and

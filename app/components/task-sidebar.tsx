@@ -1,6 +1,6 @@
 import { useRevalidator } from '@remix-run/react'
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { useRootData } from '#app/utils/root-data.ts'
+import { useRootData } from '#app/hooks/use-root-data.ts'
 import {
   downloadName,
   downloadUrl,
@@ -18,7 +18,7 @@ import {
   USER_REFRESH_DELAY_MS,
   type ClientTask,
   type SubmittedTask,
-} from '#app/utils/task-client.ts'
+} from '#app/features/generation/task-client.ts'
 
 /**
  * Today's Tasks: a floating button (with a dot while a task is active) and a left sidebar listing

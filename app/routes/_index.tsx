@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LinksFunction, MetaFunction } from '@remix-run/node'
 import { GalleryErrorBoundary, GalleryPage, shouldRevalidateGallery } from '#app/components/gallery/gallery-page.tsx'
-import { galleryAction, loadGallery } from '#app/models/gallery-page.server.ts'
+import { galleryAction, loadGallery } from '#app/features/gallery/gallery-page.server.ts'
 import { seo } from '#app/utils/seo.ts'
 import galleryStyles from '#app/styles/gallery.css'
 

@@ -1,9 +1,9 @@
 import { promisify } from 'node:util'
 import { constants, gzip } from 'node:zlib'
-import { analyticsOverviewJson } from '#app/models/analytics-report.server.ts'
+import { analyticsOverviewJson } from '#app/features/analytics/report.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { requireRole } from '#app/utils/auth.server.ts'
-import { dateRangeSchema } from '#app/utils/date-range.ts'
+import { dateRangeSchema } from '#app/features/analytics/date-range.ts'
 import { getDb } from '#app/utils/db.server.ts'
 
 const gzipAsync = promisify(gzip)

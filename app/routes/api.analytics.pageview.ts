@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { recordPageView } from '#app/models/analytics.server.ts'
+import { recordPageView } from '#app/features/analytics/events.server.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { getOptionalUser } from '#app/utils/auth.server.ts'
 

@@ -1,5 +1,5 @@
 import { json } from '@remix-run/node'
-import { readImageGenerationForm, submitImageGeneration } from '#app/models/image-generation.server.ts'
+import { readImageGenerationForm, submitImageGeneration } from '#app/features/generation/image-generation.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'

@@ -1,5 +1,5 @@
 import { json } from '@remix-run/node'
-import { findTaskView } from '#app/models/tasks.server.ts'
+import { findTaskView } from '#app/features/generation/tasks.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'

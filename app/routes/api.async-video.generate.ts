@@ -3,7 +3,7 @@ import {
   readVideoGenerationForm,
   requireVideoUser,
   submitVideoGeneration,
-} from '#app/models/video-generation.server.ts'
+} from '#app/features/generation/video-generation.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { firstSubmissionError } from '#app/utils/form-errors.server.ts'

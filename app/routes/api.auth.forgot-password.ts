@@ -1,6 +1,6 @@
 import { json } from '@remix-run/node'
-import { resetCodeSentMessage, sendPasswordResetCode } from '#app/models/account-codes.server.ts'
-import { forgotPasswordSchema } from '#app/utils/account-schemas.ts'
+import { resetCodeSentMessage, sendPasswordResetCode } from '#app/features/accounts/account-codes.server.ts'
+import { forgotPasswordSchema } from '#app/features/accounts/account-schemas.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getClientIp } from '#app/utils/request.server.ts'

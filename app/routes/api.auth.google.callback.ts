@@ -1,10 +1,10 @@
 import { redirect } from '@remix-run/node'
-import { signIn } from '#app/models/account.server.ts'
-import { recordLogin } from '#app/models/analytics.server.ts'
+import { signIn } from '#app/features/accounts/account.server.ts'
+import { recordLogin } from '#app/features/analytics/events.server.ts'
 import type { User } from '#app/utils/db-schema.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { clearOAuthState, getGoogleAuth, isGoogleConfigured } from '#app/utils/google-auth.server.ts'
+import { clearOAuthState, getGoogleAuth, isGoogleConfigured } from '#app/features/accounts/google-auth.server.ts'
 import { getClientIp } from '#app/utils/request.server.ts'
 
 const failed = (headers?: HeadersInit) => redirect('/login?error=google', { headers })

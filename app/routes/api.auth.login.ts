@@ -1,9 +1,9 @@
-import { logIn } from '#app/models/account.server.ts'
-import { loginSchema } from '#app/utils/account-schemas.ts'
+import { logIn } from '#app/features/accounts/account.server.ts'
+import { loginSchema } from '#app/features/accounts/account-schemas.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getClientIp } from '#app/utils/request.server.ts'
-import { signedInJson } from '#app/utils/session-response.server.ts'
+import { signedInJson } from '#app/features/accounts/session-response.server.ts'
 
 /** POST /api/auth/login { email, password } -> { token, user } */
 export const action = apiHandler(async ({ request }) => {

@@ -1,5 +1,5 @@
 import { json } from '@remix-run/node'
-import { toPublicUser } from '#app/models/user.server.ts'
+import { toPublicUser } from '#app/features/accounts/user.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 

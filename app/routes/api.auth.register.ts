@@ -1,9 +1,9 @@
-import { isEmailVerificationEnabled, register } from '#app/models/account.server.ts'
-import { registerSchema } from '#app/utils/account-schemas.ts'
+import { isEmailVerificationEnabled, register } from '#app/features/accounts/account.server.ts'
+import { registerSchema } from '#app/features/accounts/account-schemas.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getClientIp } from '#app/utils/request.server.ts'
-import { signedInJson } from '#app/utils/session-response.server.ts'
+import { signedInJson } from '#app/features/accounts/session-response.server.ts'
 
 /** POST /api/auth/register { email, password, name, verificationCode } -> 201 { token, user } */
 export const action = apiHandler(async ({ request }) => {

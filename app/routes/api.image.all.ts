@@ -1,5 +1,5 @@
 import { json } from '@remix-run/node'
-import { listInspirationImages } from '#app/models/inspiration.server.ts'
+import { listInspirationImages } from '#app/features/gallery/templates.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 

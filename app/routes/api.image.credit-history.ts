@@ -1,5 +1,5 @@
 import { json } from '@remix-run/node'
-import { listCreditHistory } from '#app/models/credit-history.server.ts'
+import { listCreditHistory } from '#app/features/credits/credit-history.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'

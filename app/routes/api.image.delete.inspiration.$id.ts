@@ -1,5 +1,5 @@
 import { json } from '@remix-run/node'
-import { deleteInspirationImage } from '#app/models/inspiration.server.ts'
+import { deleteInspirationImage } from '#app/features/gallery/templates.server.ts'
 import { requireAdmin } from '#app/utils/admin-access.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { getDb } from '#app/utils/db.server.ts'

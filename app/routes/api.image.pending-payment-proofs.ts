@@ -1,5 +1,5 @@
 import { json } from '@remix-run/node'
-import { listPendingProofs, toPublicProof } from '#app/models/payments.server.ts'
+import { listPendingProofs, toPublicProof } from '#app/features/payments/payments.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { requireRole } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'

@@ -1,6 +1,6 @@
 import { json } from '@remix-run/node'
-import { reviewRequestSchema } from '#app/models/payment-rules.ts'
-import { reviewPaymentProof, toPublicProof } from '#app/models/payments.server.ts'
+import { reviewRequestSchema } from '#app/features/payments/payment-rules.ts'
+import { reviewPaymentProof, toPublicProof } from '#app/features/payments/payments.server.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { requireRole } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'

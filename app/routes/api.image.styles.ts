@@ -1,6 +1,6 @@
 import { json } from '@remix-run/node'
-import { newStyleSchema } from '#app/models/gallery-shared.ts'
-import { createGalleryStyle, listStyles } from '#app/models/styles.server.ts'
+import { newStyleSchema } from '#app/features/gallery/gallery-shared.ts'
+import { createGalleryStyle, listStyles } from '#app/features/gallery/styles.server.ts'
 import { requireAdmin } from '#app/utils/admin-access.server.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { getDb } from '#app/utils/db.server.ts'

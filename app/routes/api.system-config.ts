@@ -1,6 +1,6 @@
 import { json } from '@remix-run/node'
-import { systemSettingsSchema } from '#app/models/system-config-schema.ts'
-import { getSystemConfig, saveSystemConfig } from '#app/models/system-config.server.ts'
+import { systemSettingsSchema } from '#app/features/credits/system-config-schema.ts'
+import { getSystemConfig, saveSystemConfig } from '#app/features/credits/system-config.server.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { requireRole } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'

@@ -4,8 +4,8 @@ import {
   englishUserFormMessages,
   setCreditsAsAdmin,
   valueOrHttpError,
-} from '#app/models/user-admin.server.ts'
-import { toPublicUser } from '#app/models/user.server.ts'
+} from '#app/features/users/user-admin.server.ts'
+import { toPublicUser } from '#app/features/accounts/user.server.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { requireRole } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'

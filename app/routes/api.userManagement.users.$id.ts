@@ -1,5 +1,5 @@
 import { json } from '@remix-run/node'
-import { deleteUserAsAdmin, valueOrHttpError } from '#app/models/user-admin.server.ts'
+import { deleteUserAsAdmin, valueOrHttpError } from '#app/features/users/user-admin.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { requireRole } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'

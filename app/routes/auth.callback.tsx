@@ -2,7 +2,7 @@ import { type HeadersFunction, json, type LoaderFunctionArgs } from '@remix-run/
 import { useLoaderData } from '@remix-run/react'
 import { useEffect } from 'react'
 import { DelayedRedirect } from '#app/components/delayed-redirect.tsx'
-import { findSessionUser } from '#app/models/session.server.ts'
+import { findSessionUser } from '#app/utils/session.server.ts'
 import { getSessionCookie } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { seo } from '#app/utils/seo.ts'

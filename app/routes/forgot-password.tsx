@@ -9,13 +9,13 @@ import {
   resetCodeSentMessage,
   resetPassword,
   sendPasswordResetCode,
-} from '#app/models/account-codes.server.ts'
-import { forgotPasswordSchema, parseAccountForm, resetPasswordSchema } from '#app/utils/account-schemas.ts'
-import { accountFormError, type AccountActionData, readForm } from '#app/utils/account-form.server.ts'
+} from '#app/features/accounts/account-codes.server.ts'
+import { forgotPasswordSchema, parseAccountForm, resetPasswordSchema } from '#app/features/accounts/account-schemas.ts'
+import { accountFormError, type AccountActionData, readForm } from '#app/features/accounts/account-form.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getClientIp } from '#app/utils/request.server.ts'
 import { seo } from '#app/utils/seo.ts'
-import { useExpiring } from '#app/utils/use-expiring.ts'
+import { useExpiring } from '#app/hooks/use-expiring.ts'
 import accountsStyles from '#app/styles/accounts.css'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: accountsStyles }]

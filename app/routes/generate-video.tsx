@@ -29,20 +29,20 @@ import {
   useShownTask,
   type GenerationDialog,
 } from '#app/components/generation-parts.tsx'
-import { getSystemConfig } from '#app/models/system-config.server.ts'
-import { findTaskView } from '#app/models/tasks.server.ts'
+import { getSystemConfig } from '#app/features/credits/system-config.server.ts'
+import { findTaskView } from '#app/features/generation/tasks.server.ts'
 import {
   readVideoGenerationForm,
   requireVideoUser,
   submitVideoGeneration,
-} from '#app/models/video-generation.server.ts'
+} from '#app/features/generation/video-generation.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
-import { answerGenerationForm, type GenerationActionData } from '#app/utils/generation-action.server.ts'
-import { useRootData } from '#app/utils/root-data.ts'
+import { answerGenerationForm, type GenerationActionData } from '#app/features/generation/generation-action.server.ts'
+import { useRootData } from '#app/hooks/use-root-data.ts'
 import { seo } from '#app/utils/seo.ts'
-import { downloadName, downloadUrl, isActive, type ClientTask } from '#app/utils/task-client.ts'
-import { useHydrated } from '#app/utils/use-hydrated.ts'
+import { downloadName, downloadUrl, isActive, type ClientTask } from '#app/features/generation/task-client.ts'
+import { useHydrated } from '#app/hooks/use-hydrated.ts'
 import {
   ASPECT_RATIOS,
   aspectRatioLabels,
@@ -60,7 +60,7 @@ import {
   videoGenerationSchema,
   type VideoMode,
   type VideoQualityChoice,
-} from '#app/utils/video-generation-form.ts'
+} from '#app/features/generation/video-generation-form.ts'
 import generateStyles from '#app/styles/generate.css'
 import videoStyles from '#app/styles/generate-video.css'
 

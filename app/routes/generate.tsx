@@ -28,21 +28,25 @@ import {
   useShownTask,
   type GenerationDialog,
 } from '#app/components/generation-parts.tsx'
-import { TEMPLATE_HANDOFF_KEY, type TemplateHandoff } from '#app/models/gallery-shared.ts'
-import { readImageGenerationForm, submitImageGeneration } from '#app/models/image-generation.server.ts'
-import { listStyles } from '#app/models/styles.server.ts'
-import { getSystemConfig } from '#app/models/system-config.server.ts'
-import { findTaskView } from '#app/models/tasks.server.ts'
+import { TEMPLATE_HANDOFF_KEY, type TemplateHandoff } from '#app/features/gallery/gallery-shared.ts'
+import { readImageGenerationForm, submitImageGeneration } from '#app/features/generation/image-generation.server.ts'
+import { listStyles } from '#app/features/gallery/styles.server.ts'
+import { getSystemConfig } from '#app/features/credits/system-config.server.ts'
+import { findTaskView } from '#app/features/generation/tasks.server.ts'
 import { getOptionalUser, requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
-import { answerGenerationForm, type GenerationActionData } from '#app/utils/generation-action.server.ts'
-import { imageGenerationSchema, MAX_IMAGE_MB, MAX_REFERENCE_IMAGES } from '#app/utils/image-generation-form.ts'
-import { useRootData } from '#app/utils/root-data.ts'
-import { useHydrated } from '#app/utils/use-hydrated.ts'
+import { answerGenerationForm, type GenerationActionData } from '#app/features/generation/generation-action.server.ts'
+import {
+  imageGenerationSchema,
+  MAX_IMAGE_MB,
+  MAX_REFERENCE_IMAGES,
+} from '#app/features/generation/image-generation-form.ts'
+import { useRootData } from '#app/hooks/use-root-data.ts'
+import { useHydrated } from '#app/hooks/use-hydrated.ts'
 import { seo } from '#app/utils/seo.ts'
-import { downloadName, downloadUrl, isActive, type ClientTask } from '#app/utils/task-client.ts'
-import { isGeneratorStyle } from '#worker/providers/image/prompt.ts'
+import { downloadName, downloadUrl, isActive, type ClientTask } from '#app/features/generation/task-client.ts'
+import { isGeneratorStyle } from '#app/features/generation/prompt.ts'
 import generateStyles from '#app/styles/generate.css'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: generateStyles }]

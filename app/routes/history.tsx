@@ -9,13 +9,18 @@ import {
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
-import { deleteFinishedTask, historyQuerySchema, listHistory, type HistoryItem } from '#app/models/tasks.server.ts'
+import {
+  deleteFinishedTask,
+  historyQuerySchema,
+  listHistory,
+  type HistoryItem,
+} from '#app/features/generation/tasks.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import type { TaskKind } from '#app/utils/db-schema.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
 import { seo } from '#app/utils/seo.ts'
-import { downloadName, downloadUrl } from '#app/utils/task-client.ts'
+import { downloadName, downloadUrl } from '#app/features/generation/task-client.ts'
 import historyStyles from '#app/styles/history.css'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: historyStyles }]

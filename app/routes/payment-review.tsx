@@ -17,10 +17,15 @@ import {
 } from '@remix-run/react'
 import type { z } from 'zod'
 import { AccessDenied } from '#app/components/access-denied.tsx'
-import { formatUsd, paymentMethodLabels, reviewFormSchema } from '#app/models/payment-rules.ts'
-import { listPendingProofs, reviewPaymentProof, toPublicProof, type PublicProof } from '#app/models/payments.server.ts'
-import { systemSettingLabels, systemSettingsSchema } from '#app/models/system-config-schema.ts'
-import { getSystemConfig, saveSystemConfig } from '#app/models/system-config.server.ts'
+import { formatUsd, paymentMethodLabels, reviewFormSchema } from '#app/features/payments/payment-rules.ts'
+import {
+  listPendingProofs,
+  reviewPaymentProof,
+  toPublicProof,
+  type PublicProof,
+} from '#app/features/payments/payments.server.ts'
+import { systemSettingLabels, systemSettingsSchema } from '#app/features/credits/system-config-schema.ts'
+import { getSystemConfig, saveSystemConfig } from '#app/features/credits/system-config.server.ts'
 import { hasRole, requireUser } from '#app/utils/auth.server.ts'
 import type { User } from '#app/utils/db-schema.ts'
 import { getDb } from '#app/utils/db.server.ts'

@@ -8,7 +8,7 @@ import {
   type MetaFunction,
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
-import { useHydrated } from '#app/utils/use-hydrated.ts'
+import { useHydrated } from '#app/hooks/use-hydrated.ts'
 import type { z } from 'zod'
 import { RedirectNotice } from '#app/components/redirect-notice.tsx'
 import {
@@ -24,8 +24,12 @@ import {
   paymentMethods,
   priceCents,
   purchaseFormSchema,
-} from '#app/models/payment-rules.ts'
-import { paymentDestinations, PROOF_SUBMITTED_MESSAGE, submitPaymentProof } from '#app/models/payments.server.ts'
+} from '#app/features/payments/payment-rules.ts'
+import {
+  paymentDestinations,
+  PROOF_SUBMITTED_MESSAGE,
+  submitPaymentProof,
+} from '#app/features/payments/payments.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import type { PaymentMethod } from '#app/utils/db-schema.ts'

@@ -32,11 +32,11 @@ import {
   refusalStatus,
   setBannedAsAdmin,
   setCreditsAsAdmin,
-} from '#app/models/user-admin.server.ts'
-import { type PublicUser, toPublicUser } from '#app/models/user.server.ts'
+} from '#app/features/users/user-admin.server.ts'
+import { type PublicUser, toPublicUser } from '#app/features/accounts/user.server.ts'
 import { getOptionalUser, hasRole } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { zhUserManagement as t } from '#app/utils/i18n/zh-user-management.ts'
+import { zhUserManagement as t } from '#app/features/users/zh-user-management.ts'
 import stylesheet from '#app/styles/user-management.css'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }]

@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { ZodError } from 'zod'
-import { recordApiCall } from '#app/models/analytics.server.ts'
+import { recordApiCall } from '#app/features/analytics/events.server.ts'
 import { errorResponse, HttpError } from './http.server.ts'
 
 type Handler<Args> = (args: Args) => Promise<Response>

@@ -1,5 +1,5 @@
 import { createCookie, json, redirect } from '@remix-run/node'
-import { createSession, findSessionUser, revokeSession, SESSION_DAYS } from '#app/models/session.server.ts'
+import { createSession, findSessionUser, revokeSession, SESSION_DAYS } from './session.server.ts'
 import type { Role, User } from './db-schema.ts'
 import { getDb } from './db.server.ts'
 import { getEnv } from './env.server.ts'

@@ -2,7 +2,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { adminContext, newUserContext, signIn } from './support.ts'
 
-// The demo seed: 24 templates, 3 of them in Sports and Travel (app/models/gallery-seed.server.ts).
+// The demo seed: 24 templates, 3 of them in Sports and Travel (scripts/seed/demo-gallery.ts).
 const SEEDED = 24
 
 const cards = (page: Page) => page.locator('.masonry figure')

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
-import { createSession } from '#app/models/session.server.ts'
-import { createUser } from '#app/models/user.server.ts'
+import { createSession } from '#app/utils/session.server.ts'
+import { createUser } from '#app/features/accounts/user.server.ts'
 import type { Role } from '#app/utils/db-schema.ts'
 import { getDb } from '#app/utils/db.server.ts'
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import sharp from 'sharp'
-import { issueVerificationCode } from '#app/models/verification-code.server.ts'
+import { issueVerificationCode } from '#app/features/accounts/verification-code.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getSessionCookie } from '#app/utils/auth.server.ts'

@@ -1,5 +1,5 @@
-import { findSessionUser } from '#app/models/session.server.ts'
-import { findUserByEmail } from '#app/models/user.server.ts'
+import { findSessionUser } from '#app/utils/session.server.ts'
+import { findUserByEmail } from '#app/features/accounts/user.server.ts'
 import { getSessionCookie } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { loader as googleStart } from '#app/routes/api.auth.google.ts'

@@ -1,6 +1,6 @@
 import { getOptionalUser, requireRole, requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { revokeUserSessions } from '#app/models/session.server.ts'
+import { revokeUserSessions } from '#app/utils/session.server.ts'
 import { createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import { getSessionCookie } from '#app/utils/auth.server.ts'
 

@@ -1,4 +1,4 @@
-import { setCredits } from '#app/models/credits.server.ts'
+import { setCredits } from '#app/features/credits/credits.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { loader } from '#app/routes/api.image.credit-history.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'

@@ -7,8 +7,8 @@ import { action as deleteInspiration } from '#app/routes/api.image.delete.inspir
 import { action as createStyle, loader as listStyles } from '#app/routes/api.image.styles.ts'
 import { action as updateCase } from '#app/routes/api.image.update-case.ts'
 import { loader as media } from '#app/routes/media.$.ts'
-import { defaultGalleryStyles } from '#app/models/seed.server.ts'
-import type { InspirationImageJson } from '#app/models/gallery-shared.ts'
+import { defaultGalleryStyles } from '../../scripts/seed/defaults.ts'
+import type { InspirationImageJson } from '#app/features/gallery/gallery-shared.ts'
 import { getStorage } from '#app/utils/storage.server.ts'
 
 withOwnDataDir()

@@ -1,5 +1,5 @@
 import sharp from 'sharp'
-import { createInspirationImage } from '#app/models/inspiration.server.ts'
+import { createInspirationImage } from '#app/features/gallery/templates.server.ts'
 import { action as galleryAction, loader as galleryLoader } from '#app/routes/_index.tsx'
 import { action as updateCaseAction, loader as updateCaseLoader } from '#app/routes/update-case.tsx'
 import { getDb } from '#app/utils/db.server.ts'

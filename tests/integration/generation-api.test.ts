@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { completeTask, startTaskAttempt } from '#app/models/tasks.server.ts'
+import { completeTask, startTaskAttempt } from '#app/features/generation/tasks.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import {

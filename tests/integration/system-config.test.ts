@@ -1,5 +1,5 @@
-import { defaultSystemConfig } from '#app/models/system-config.server.ts'
-import { createUser } from '#app/models/user.server.ts'
+import { defaultSystemConfig } from '#app/features/credits/system-config.server.ts'
+import { createUser } from '#app/features/accounts/user.server.ts'
 import { action, loader } from '#app/routes/api.system-config.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'

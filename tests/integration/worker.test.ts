@@ -1,7 +1,7 @@
 import { getDb } from '#app/utils/db.server.ts'
 import { enqueueJob } from '#app/utils/jobs.server.ts'
-import { createUser } from '#app/models/user.server.ts'
-import { hashToken } from '#app/models/session.server.ts'
+import { createUser } from '#app/features/accounts/user.server.ts'
+import { hashToken } from '#app/utils/session.server.ts'
 import { startWorker, waitFor } from '#tests/helpers/worker-process.ts'
 
 test('a job enqueued by the web side is run by the real worker process, which stops cleanly on SIGTERM', async () => {

@@ -48,7 +48,7 @@ export default async function setup(project: TestProject) {
   process.env.SEED_DEMO_GALLERY ??= 'off'
   // Migrate and seed the template with the app's own code, as production does.
   process.env.DATABASE_URL = `${serverUrl}/${TEMPLATE_DB}`
-  const { prepareDatabase } = await import('../../app/utils/prepare-database.server.ts')
+  const { prepareDatabase } = await import('../../scripts/prepare-database.ts')
   await prepareDatabase()
 
   project.provide('databaseServerUrl', serverUrl)

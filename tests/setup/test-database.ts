@@ -20,7 +20,7 @@ process.env.DATA_DIR ??= `${process.cwd()}/tests/.tmp/data`
 
 afterAll(async () => {
   // Analytics events are written in batches: store the last ones before the database goes away.
-  const { flushAnalytics } = await import('#app/models/analytics.server.ts')
+  const { flushAnalytics } = await import('#app/features/analytics/events.server.ts')
   await flushAnalytics()
   const { closeDb } = await import('#app/utils/db.server.ts')
   await closeDb()

@@ -1,5 +1,5 @@
 import type { Task } from 'graphile-worker'
-import { deleteExpiredSessions } from '#app/models/session.server.ts'
+import { deleteExpiredSessions } from '#app/utils/session.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 
 /** Daily: removes expired sessions (and with them, nothing a user could still use). */

@@ -1,5 +1,5 @@
 import type { Task } from 'graphile-worker'
-import { expireTasks } from '#app/models/tasks.server.ts'
+import { expireTasks } from '#app/features/generation/tasks.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 
 /** Hourly: removes generated media past its retention (10 days), files and rows. */

@@ -1,8 +1,8 @@
 import type { Task } from 'graphile-worker'
-import { imageTaskParamsSchema, promptInputFor } from '#app/models/image-task-params.ts'
+import { imageTaskParamsSchema, promptInputFor } from '#app/features/generation/image-task-params.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { imageProviderFromEnv } from '#worker/providers/from-env.ts'
-import { buildImagePrompt } from '#worker/providers/image/prompt.ts'
+import { buildImagePrompt } from '#app/features/generation/prompt.ts'
 import { ProviderError, type ImageProvider } from '#worker/providers/types.ts'
 import { runGeneration, type GenerationJob } from './run-generation.ts'
 

@@ -1,5 +1,5 @@
 import type { Task } from 'graphile-worker'
-import { videoTaskParamsSchema } from '#app/models/video-task-params.ts'
+import { videoTaskParamsSchema } from '#app/features/generation/video-task-params.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { videoProviderFromEnv } from '#worker/providers/from-env.ts'
 import { ProviderError, type VideoProvider } from '#worker/providers/types.ts'

@@ -1,5 +1,5 @@
 import type { Task } from 'graphile-worker'
-import { recoverStalledTasks } from '#app/models/task-recovery.server.ts'
+import { recoverStalledTasks } from '#app/features/generation/task-recovery.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 

@@ -8,7 +8,7 @@ import {
   recordProgress,
   requeueTask,
   startTaskAttempt,
-} from '#app/models/tasks.server.ts'
+} from '#app/features/generation/tasks.server.ts'
 import type { GenerationTask } from '#app/utils/db-schema.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'

@@ -1,5 +1,5 @@
 import { Bar, BarChart, CartesianGrid, LabelList, Tooltip, XAxis, YAxis } from 'recharts'
-import { useHydrated } from '#app/utils/use-hydrated.ts'
+import { useHydrated } from '#app/hooks/use-hydrated.ts'
 
 type Day = { date: string; count: number }
 

@@ -1,7 +1,7 @@
 import { Form } from '@remix-run/react'
 import { useState } from 'react'
-import { presetRange, type RangePreset } from '#app/utils/date-range.ts'
-import { useHydrated } from '#app/utils/use-hydrated.ts'
+import { presetRange, type RangePreset } from '#app/features/analytics/date-range.ts'
+import { useHydrated } from '#app/hooks/use-hydrated.ts'
 
 const presets: Array<[RangePreset, string]> = [
   ['day', 'Today'],

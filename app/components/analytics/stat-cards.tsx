@@ -1,4 +1,4 @@
-import type { AnalyticsSummary } from '#app/models/analytics-report.server.ts'
+import type { AnalyticsSummary } from '#app/features/analytics/report.server.ts'
 
 const cards: Array<[keyof AnalyticsSummary['counts'], string]> = [
   ['pageViews', 'Website Visits'],

@@ -1,5 +1,5 @@
 import { Form, Link } from '@remix-run/react'
-import { DISPLAY_WIDTH, type InspirationImageJson, THUMBNAIL_WIDTH } from '#app/models/gallery-shared.ts'
+import { DISPLAY_WIDTH, type InspirationImageJson, THUMBNAIL_WIDTH } from '#app/features/gallery/gallery-shared.ts'
 
 // Column widths of the masonry grid in gallery.css (4, 3 or 2 columns inside a 1200 px page).
 const GRID_SIZES =

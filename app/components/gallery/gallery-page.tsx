@@ -9,9 +9,9 @@ import {
   useRouteError,
 } from '@remix-run/react'
 import { AccessDenied } from '#app/components/access-denied.tsx'
-import type { galleryAction, loadGallery } from '#app/models/gallery-page.server.ts'
-import { ALL_STYLES } from '#app/models/gallery-shared.ts'
-import { useRootData } from '#app/utils/root-data.ts'
+import type { galleryAction, loadGallery } from '#app/features/gallery/gallery-page.server.ts'
+import { ALL_STYLES } from '#app/features/gallery/gallery-shared.ts'
+import { useRootData } from '#app/hooks/use-root-data.ts'
 import { GalleryCard } from './gallery-card.tsx'
 import { StyleFilter } from './style-filter.tsx'
 import { UseTemplateModal } from './use-template-modal.tsx'

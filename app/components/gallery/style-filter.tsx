@@ -1,5 +1,5 @@
 import { Link } from '@remix-run/react'
-import { ALL_STYLES, type StyleJson } from '#app/models/gallery-shared.ts'
+import { ALL_STYLES, type StyleJson } from '#app/features/gallery/gallery-shared.ts'
 
 /**
  * The category buttons: plain links to ?style=, so filtering works without JavaScript; with it the

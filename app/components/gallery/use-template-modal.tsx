@@ -1,8 +1,12 @@
 import { Link, useNavigate, useRevalidator } from '@remix-run/react'
 import { type FormEvent, useEffect, useState } from 'react'
 import { UrlModal } from '#app/components/url-modal.tsx'
-import { type InspirationImageJson, TEMPLATE_HANDOFF_KEY, type TemplateHandoff } from '#app/models/gallery-shared.ts'
-import { announceTaskSubmitted } from '#app/utils/task-client.ts'
+import {
+  type InspirationImageJson,
+  TEMPLATE_HANDOFF_KEY,
+  type TemplateHandoff,
+} from '#app/features/gallery/gallery-shared.ts'
+import { announceTaskSubmitted } from '#app/features/generation/task-client.ts'
 
 type Outcome =
   | { kind: 'idle' }

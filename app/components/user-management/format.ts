@@ -1,4 +1,4 @@
-import { zhUserManagement as t } from '#app/utils/i18n/zh-user-management.ts'
+import { zhUserManagement as t } from '#app/features/users/zh-user-management.ts'
 
 /** 'YYYY-MM-DD HH:mm' in UTC: the same on the server and in the browser, so hydration matches. */
 export function formatTime(iso: string | null) {

@@ -1,5 +1,5 @@
-import type { ConsumptionRow } from '#app/models/user-admin.server.ts'
-import { zhUserManagement as t } from '#app/utils/i18n/zh-user-management.ts'
+import type { ConsumptionRow } from '#app/features/users/user-admin.server.ts'
+import { zhUserManagement as t } from '#app/features/users/zh-user-management.ts'
 import { formatTime } from './format.ts'
 
 export function RankingTable({ rows }: { rows: ConsumptionRow[] }) {

@@ -3,8 +3,8 @@ import { Form, Link } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { FormError, TextField } from '#app/components/text-field.tsx'
 import { UrlModal } from '#app/components/url-modal.tsx'
-import type { PublicUser } from '#app/models/user.server.ts'
-import { zhUserManagement as t } from '#app/utils/i18n/zh-user-management.ts'
+import type { PublicUser } from '#app/features/accounts/user.server.ts'
+import { zhUserManagement as t } from '#app/features/users/zh-user-management.ts'
 
 const roleChoices = ['user', 'admin', 'superadmin'] as const
 

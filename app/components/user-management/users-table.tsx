@@ -1,6 +1,6 @@
 import { Form, Link } from '@remix-run/react'
-import type { PublicUser } from '#app/models/user.server.ts'
-import { zhUserManagement as t } from '#app/utils/i18n/zh-user-management.ts'
+import type { PublicUser } from '#app/features/accounts/user.server.ts'
+import { zhUserManagement as t } from '#app/features/users/zh-user-management.ts'
 import { formatTime } from './format.ts'
 
 interface Props {

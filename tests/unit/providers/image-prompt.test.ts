@@ -3,7 +3,7 @@ import {
   guidedItems,
   guidedOptionsSchema,
   imagePromptSchema,
-} from '#worker/providers/image/prompt.ts'
+} from '#app/features/generation/prompt.ts'
 import { guided } from './image-fixtures.ts'
 
 describe('buildImagePrompt in Guide mode', () => {

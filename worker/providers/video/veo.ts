@@ -20,7 +20,7 @@ import {
 import type { HttpCallOptions } from '../http.ts'
 import { ProviderError } from '../types.ts'
 import type { GeneratedMedia, ImageInput, VideoProvider, VideoRequest } from '../types.ts'
-import { effectiveResolution } from './dimensions.ts'
+import { effectiveResolution } from '#app/features/generation/video-dimensions.ts'
 import { sourceImage } from './source-image.ts'
 
 export interface VeoConfig {

@@ -1,0 +1,40 @@
+import type { Submission } from '@conform-to/react'
+import { json } from '@remix-run/node'
+import { VerificationCodeError } from './verification-code.server.ts'
+import type { FormActionData } from '#app/utils/form-errors.server.ts'
+import { HttpError } from '#app/utils/http.server.ts'
+
+/** What the account pages' actions answer: conform's result, a success message, and where the flow is. */
+export type AccountActionData = FormActionData & {
+  /** The server's time when an email code was sent, for the resend countdown. */
+  codeSentAt?: number
+  /** /forgot-password: whether the code and new-password fields are shown. */
+  step?: 'email' | 'reset'
+  done?: boolean
+}
+
+/** The posted form; a malformed body is answered 400 (thrown, so the error boundary shows it) rather than a crash. */
+export async function readForm(request: Request) {
+  try {
+    return await request.formData()
+  } catch {
+    throw json({ message: 'Invalid form data' }, { status: 400 })
+  }
+}
+
+/**
+ * Answers an HttpError thrown while handling an account form with its status: a refused
+ * verification code beside the code field, anything else above the form. Other errors are rethrown.
+ */
+export function accountFormError(
+  error: unknown,
+  submission: Submission<unknown>,
+  extra: Partial<AccountActionData> = {},
+) {
+  if (!(error instanceof HttpError)) throw error
+  const result =
+    error instanceof VerificationCodeError
+      ? submission.reply({ fieldErrors: { verificationCode: [error.message] } })
+      : submission.reply({ formErrors: [error.message] })
+  return json<AccountActionData>({ ...extra, result }, { status: error.status })
+}

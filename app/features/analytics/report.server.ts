@@ -1,0 +1,167 @@
+import { type RawBuilder, sql } from 'kysely'
+import type { DB } from '#app/utils/db.server.ts'
+import { type DateRange, daysOf } from './date-range.ts'
+import type { AnalyticsEventType } from './events.server.ts'
+
+/**
+ * Reading the analytics events of a date range. Every query filters on (type, created_at), which
+ * the index analytics_events_type_created_idx answers; page-view locations come from a covering
+ * partial index (migration 0005), so none of them reads the table itself.
+ */
+
+const UNKNOWN = 'Unknown'
+const OTHER_PAYMENT_METHOD = 'Other'
+
+/** The overview's arrays of plain `{ createdAt }` records, by answer field. */
+const recordArrays = {
+  pageViews: 'page_view',
+  userRegisters: 'user_register',
+  userLogins: 'user_login',
+  creditPurchases: 'credit_purchase',
+  apiCalls: 'api_call',
+  imageGenerations: 'image_generation',
+  templateUses: 'template_use',
+} as const satisfies Record<string, AnalyticsEventType>
+
+const isoCreatedAt = sql<string>`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+
+function eventsOfType(db: DB, type: AnalyticsEventType, range: DateRange) {
+  return db
+    .selectFrom('analytics_events')
+    .where('type', '=', type)
+    .where('created_at', '>=', range.start)
+    .where('created_at', '<', range.end)
+}
+
+/**
+ * One type's records as JSON array text. A busy month holds tens of thousands of page views and API
+ * calls, so PostgreSQL writes the JSON itself: Node neither builds nor re-serialises those objects.
+ * The text holds only fixed keys and digits, so concatenating it is safe.
+ */
+function createdAtRecordsJson(db: DB, type: AnalyticsEventType, range: DateRange): RawBuilder<string> {
+  const records = eventsOfType(db, type, range).select(
+    sql<string>`'[' || coalesce(string_agg('{"createdAt":"' || ${isoCreatedAt} || '"}', ',' ORDER BY created_at), '') || ']'`.as(
+      'json',
+    ),
+  )
+  return sql<string>`(${records})`
+}
+
+export interface PaymentRecord {
+  createdAt: string
+  details: { paymentMethod: string | null; amount: number | null }
+}
+
+async function paymentRecords(db: DB, range: DateRange): Promise<PaymentRecord[]> {
+  const rows = await eventsOfType(db, 'payment', range)
+    .select([
+      isoCreatedAt.as('createdAt'),
+      sql<string | null>`details->>'paymentMethod'`.as('paymentMethod'),
+      sql<number | null>`CASE WHEN jsonb_typeof(details->'amount') = 'number' THEN (details->>'amount')::float8 END`.as(
+        'amount',
+      ),
+    ])
+    .orderBy('created_at')
+    .execute()
+  return rows.map(({ createdAt, paymentMethod, amount }) => ({ createdAt, details: { paymentMethod, amount } }))
+}
+
+export interface LocationCount {
+  country: string
+  city: string
+  count: number
+}
+
+/** Page views per place, busiest first; missing country or city reads Unknown. */
+export function locationCounts(db: DB, range: DateRange, limit?: number): Promise<LocationCount[]> {
+  const country = sql<string>`coalesce(country, ${sql.lit(UNKNOWN)})`
+  const city = sql<string>`coalesce(city, ${sql.lit(UNKNOWN)})`
+  let query = eventsOfType(db, 'page_view', range)
+    .select([country.as('country'), city.as('city'), (eb) => eb.fn.countAll<number>().as('count')])
+    .groupBy([country, city])
+    .orderBy('count', 'desc')
+    .orderBy('country')
+    .orderBy('city')
+  if (limit !== undefined) query = query.limit(limit)
+  return query.execute()
+}
+
+/**
+ * The body of GET /api/analytics/overview as JSON text: the ten arrays of the spec, records trimmed
+ * to createdAt (plus details.paymentMethod and details.amount for payments).
+ */
+export async function analyticsOverviewJson(db: DB, range: DateRange): Promise<string> {
+  const fields = Object.entries(recordArrays).map(([field, type]) => createdAtRecordsJson(db, type, range).as(field))
+  const [arrays, payments, locations] = await Promise.all([
+    db.selectNoFrom(fields).executeTakeFirstOrThrow() as Promise<Record<string, string>>,
+    paymentRecords(db, range),
+    locationCounts(db, range),
+  ])
+  const paymentsJson = JSON.stringify(payments)
+  const parts = [
+    ...Object.keys(recordArrays).map((field) => `"${field}":${arrays[field]}`),
+    `"paymentMethods":${paymentsJson}`,
+    `"paymentAmounts":${paymentsJson}`,
+    `"locations":${JSON.stringify(locations)}`,
+  ]
+  return `{${parts.join(',')}}`
+}
+
+/** What the /analytics page shows: counts for the cards, and the three sections already grouped. */
+export interface AnalyticsSummary {
+  counts: Record<
+    'pageViews' | 'userRegisters' | 'userLogins' | 'creditPurchases' | 'apiCalls' | 'imageGenerations',
+    number
+  >
+  imageGenerationsByDay: Array<{ date: string; count: number }>
+  paymentMethods: Array<{ method: string; count: number }>
+  locations: LocationCount[]
+}
+
+const countedCards = {
+  pageViews: 'page_view',
+  userRegisters: 'user_register',
+  userLogins: 'user_login',
+  creditPurchases: 'credit_purchase',
+  apiCalls: 'api_call',
+  imageGenerations: 'image_generation',
+} as const satisfies Record<keyof AnalyticsSummary['counts'], AnalyticsEventType>
+
+export async function analyticsSummary(db: DB, range: DateRange, locationLimit = 50): Promise<AnalyticsSummary> {
+  const inRange = db
+    .selectFrom('analytics_events')
+    .where('created_at', '>=', range.start)
+    .where('created_at', '<', range.end)
+  const day = sql<string>`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`
+  const method = sql<string>`coalesce(nullif(details->>'paymentMethod', ''), ${sql.lit(OTHER_PAYMENT_METHOD)})`
+
+  const [typeCounts, perDay, methods, locations] = await Promise.all([
+    inRange
+      .select(['type', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('type', 'in', Object.values(countedCards))
+      .groupBy('type')
+      .execute(),
+    eventsOfType(db, 'image_generation', range)
+      .select([day.as('date'), (eb) => eb.fn.countAll<number>().as('count')])
+      .groupBy(day)
+      .execute(),
+    eventsOfType(db, 'payment', range)
+      .select([method.as('method'), (eb) => eb.fn.countAll<number>().as('count')])
+      .groupBy(method)
+      .orderBy('count', 'desc')
+      .orderBy('method')
+      .execute(),
+    locationCounts(db, range, locationLimit),
+  ])
+
+  const countOf = (type: AnalyticsEventType) => typeCounts.find((row) => row.type === type)?.count ?? 0
+  const perDayCount = new Map(perDay.map((row) => [row.date, row.count]))
+  return {
+    counts: Object.fromEntries(
+      Object.entries(countedCards).map(([card, type]) => [card, countOf(type)]),
+    ) as AnalyticsSummary['counts'],
+    imageGenerationsByDay: daysOf(range).map((date) => ({ date, count: perDayCount.get(date) ?? 0 })),
+    paymentMethods: methods,
+    locations,
+  }
+}

@@ -1,0 +1,32 @@
+import { json, redirect } from '@remix-run/node'
+import { requireAdmin } from '#app/utils/admin-access.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { HttpError } from '#app/utils/http.server.ts'
+import { getStorage } from '#app/utils/storage.server.ts'
+import { deleteInspirationImage, listInspirationImages } from './templates.server.ts'
+import { listStyles } from './styles.server.ts'
+
+/**
+ * The loader and action behind / and /inspiration (one screen, two URLs). The loader answers every
+ * image: the browser filters by ?style= itself, so switching categories needs no round trip.
+ */
+export async function loadGallery() {
+  const db = getDb()
+  const [styles, images] = await Promise.all([listStyles(db), listInspirationImages(db)])
+  return json({ styles, images })
+}
+
+/** The delete form on each image (admins): removes it, then back to the same page and filter. */
+export async function galleryAction(request: Request) {
+  await requireAdmin(request)
+  const form = await request.formData()
+  try {
+    await deleteInspirationImage(getDb(), getStorage(), String(form.get('id') ?? ''))
+  } catch (error) {
+    if (error instanceof HttpError) return json({ message: error.message }, { status: error.status })
+    throw error
+  }
+  const back = new URL(request.url)
+  back.searchParams.delete('index')
+  return redirect(back.pathname + back.search)
+}

@@ -1,0 +1,66 @@
+import type { DB } from '#app/utils/db.server.ts'
+import type { Env } from '#app/utils/env.server.ts'
+import { hashPassword } from '#app/utils/password.server.ts'
+import { defaultSystemConfig, saveSystemConfig } from '#app/features/credits/system-config.server.ts'
+import { createUser, findUserByEmail } from '#app/features/accounts/user.server.ts'
+
+export const defaultGalleryStyles = [
+  ['random', 'Random'],
+  ['fashion', 'Fashion'],
+  ['sports', 'Sports'],
+  ['portrait', 'Portrait'],
+  ['festival', 'Festival'],
+  ['cosplay', 'Cosplay'],
+  ['travel', 'Travel'],
+  ['oil_painting', 'Oil Painting'],
+  ['minimalism', 'Minimalism'],
+] as const
+
+export const defaultGeneratorStyles = [
+  ['general', 'General'],
+  ['fashion_female', 'Fashion (female)'],
+  ['fashion_male', 'Fashion (male)'],
+] as const
+
+/** Default data every installation starts with. Idempotent: existing rows are left as they are. */
+export async function seedDefaults(db: DB) {
+  const hasConfig = await db.selectFrom('system_config').select('id').executeTakeFirst()
+  if (!hasConfig) await saveSystemConfig(db, defaultSystemConfig)
+
+  const styles = [
+    ...defaultGalleryStyles.map(([value, label], position) => ({ value, label, kind: 'gallery' as const, position })),
+    ...defaultGeneratorStyles.map(([value, label], position) => ({
+      value,
+      label,
+      kind: 'generator' as const,
+      position,
+    })),
+  ]
+  await db
+    .insertInto('styles')
+    .values(styles)
+    .onConflict((oc) => oc.column('value').doNothing())
+    .execute()
+}
+
+/** When ADMIN_EMAIL and ADMIN_PASSWORD are both set, makes sure that superadmin exists and can log in. */
+export async function ensureAdmin(db: DB, env: Pick<Env, 'ADMIN_EMAIL' | 'ADMIN_PASSWORD'>) {
+  if (!env.ADMIN_EMAIL || !env.ADMIN_PASSWORD) return
+  const existing = await findUserByEmail(db, env.ADMIN_EMAIL)
+  if (!existing) {
+    await createUser(db, {
+      email: env.ADMIN_EMAIL,
+      name: 'Administrator',
+      password: env.ADMIN_PASSWORD,
+      role: 'superadmin',
+      emailVerified: true,
+    })
+    console.log(`[seed] created superadmin ${env.ADMIN_EMAIL}`)
+    return
+  }
+  await db
+    .updateTable('users')
+    .set({ role: 'superadmin', is_banned: false, password_hash: await hashPassword(env.ADMIN_PASSWORD) })
+    .where('id', '=', existing.id)
+    .execute()
+}
