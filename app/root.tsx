@@ -15,8 +15,9 @@ import { PageViewBeacon } from '#app/components/page-view-beacon.tsx'
 import { SiteHeader } from '#app/components/site-header.tsx'
 import { TaskSidebar } from '#app/components/task-sidebar.tsx'
 import { toPublicUser } from '#app/features/accounts/user.server.ts'
-import { getOptionalUser, hasRole, isOwner } from '#app/utils/auth.server.ts'
+import { getOptionalUser } from '#app/utils/auth.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
+import { userPermissions } from '#app/utils/permissions.server.ts'
 import { seo } from '#app/utils/seo.ts'
 import stylesheet from '#app/styles/app.css'
 import taskSidebarStyles from '#app/styles/task-sidebar.css'
@@ -33,14 +34,10 @@ export const meta: MetaFunction = () =>
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request)
   const env = getEnv()
-  const owner = user ? isOwner(user) : false
   return json({
     user: user ? toPublicUser(user) : null,
-    access: {
-      admin: Boolean(user && (hasRole(user, 'admin') || owner)),
-      superadmin: Boolean(user && (hasRole(user, 'superadmin') || owner)),
-      video: Boolean(user && (hasRole(user, 'superadmin') || owner)),
-    },
+    // What the menus may link to: the permissions table's answer for this user.
+    permissions: user ? userPermissions(user) : [],
     surpriseUrl: env.SURPRISE_URL ?? null,
   })
 }

@@ -1,6 +1,7 @@
 import { Form, Link, NavLink, useLocation } from '@remix-run/react'
 import { type ReactNode, useEffect, useRef } from 'react'
-import { useRootData } from '#app/hooks/use-root-data.ts'
+import { useCan, useRootData } from '#app/hooks/use-root-data.ts'
+import { adminLinks } from '#app/utils/permissions.ts'
 
 /**
  * The fixed header: brand, main links, the credits and user menus, the mobile slide-out menu and
@@ -10,14 +11,14 @@ import { useRootData } from '#app/hooks/use-root-data.ts'
 export function SiteHeader() {
   const data = useRootData()
   const user = data?.user
-  const access = data?.access
+  const can = useCan()
   const headerRef = useCloseMenusOnNavigation()
 
   const mainLinks = (
     <>
       <NavLink to="/inspiration">Inspiration</NavLink>
       <NavLink to="/generate">Generate</NavLink>
-      {access?.video ? <NavLink to="/generate-video">Generate Video</NavLink> : null}
+      {can('generateVideos') ? <NavLink to="/generate-video">Generate Video</NavLink> : null}
       <NavLink to="/contact">Contact</NavLink>
     </>
   )
@@ -25,10 +26,13 @@ export function SiteHeader() {
     <>
       <Link to="/history">History</Link>
       <Link to="/profile">Profile</Link>
-      {access?.admin ? <Link to="/update-case">Update Case</Link> : null}
-      {access?.admin ? <Link to="/payment-review">Payment Review</Link> : null}
-      {access?.superadmin ? <Link to="/analytics">Analytics</Link> : null}
-      {access?.superadmin ? <Link to="/user-management">User Management</Link> : null}
+      {adminLinks
+        .filter((link) => can(link.permission))
+        .map((link) => (
+          <Link key={link.to} to={link.to}>
+            {link.label}
+          </Link>
+        ))}
       <Form method="post" action="/logout">
         <button type="submit" className="link-button">
           Logout

@@ -1,7 +1,17 @@
 import { useRouteLoaderData } from '@remix-run/react'
 import type { loader } from '#app/root.tsx'
+import type { Permission } from '#app/utils/permissions.ts'
 
-/** The root loader's data (signed-in user, access flags) from any component. */
+/** The root loader's data (signed-in user, their permissions) from any component. */
 export function useRootData() {
   return useRouteLoaderData<typeof loader>('root')
+}
+
+/**
+ * Whether the signed-in user holds `permission`, for showing a link or a button. The server
+ * checks again on every request: hiding a control is never the protection.
+ */
+export function useCan() {
+  const permissions = useRootData()?.permissions
+  return (permission: Permission) => permissions?.includes(permission) ?? false
 }

@@ -8,7 +8,7 @@ import { RangeControls } from '#app/components/analytics/range-controls.tsx'
 import { StatCards } from '#app/components/analytics/stat-cards.tsx'
 import { VisitorRegions } from '#app/components/analytics/visitor-regions.tsx'
 import { type AnalyticsSummary, analyticsSummary } from '#app/features/analytics/report.server.ts'
-import { requireRole } from '#app/utils/auth.server.ts'
+import { requirePermission } from '#app/utils/permissions.server.ts'
 import { dateRangeSchema, presetRange, rangePresets } from '#app/features/analytics/date-range.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import stylesheet from '#app/styles/analytics.css'
@@ -29,11 +29,11 @@ type PageData = {
 }
 
 /**
- * Guests go to /login and other roles to / (requireRole). Statistics are loaded only for a submitted
+ * Guests go to /login and other roles to / (the permissions table). Statistics are loaded only for a submitted
  * range (Refresh Data); a bare visit or a range button without JavaScript only fills the dates.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, 'superadmin')
+  await requirePermission(request, 'viewAnalytics')
   const params = new URL(request.url).searchParams
   const preset = z.enum(rangePresets).safeParse(params.get('range'))
   if (preset.success || !params.has('startDate')) {

@@ -2,7 +2,7 @@ import { promisify } from 'node:util'
 import { constants, gzip } from 'node:zlib'
 import { analyticsOverviewJson } from '#app/features/analytics/report.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
-import { requireRole } from '#app/utils/auth.server.ts'
+import { requirePermission } from '#app/utils/permissions.server.ts'
 import { dateRangeSchema } from '#app/features/analytics/date-range.ts'
 import { getDb } from '#app/utils/db.server.ts'
 
@@ -25,7 +25,7 @@ async function jsonAnswer(request: Request, body: string) {
 }
 
 export const loader = apiHandler(async ({ request }) => {
-  await requireRole(request, 'superadmin')
+  await requirePermission(request, 'viewAnalytics')
   const range = dateRangeSchema.parse(Object.fromEntries(new URL(request.url).searchParams))
   return jsonAnswer(request, await analyticsOverviewJson(getDb(), range))
 })

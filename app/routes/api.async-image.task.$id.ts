@@ -1,7 +1,7 @@
 import { json } from '@remix-run/node'
 import { findTaskView } from '#app/features/generation/tasks.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
-import { requireUser } from '#app/utils/auth.server.ts'
+import { requireUser } from '#app/utils/permissions.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { notFound } from '#app/utils/http.server.ts'

@@ -1,7 +1,7 @@
 import { json } from '@remix-run/node'
 import { deleteFinishedTask } from '#app/features/generation/tasks.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
-import { requireUser } from '#app/utils/auth.server.ts'
+import { requireUser } from '#app/utils/permissions.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { HttpError } from '#app/utils/http.server.ts'
 

@@ -1,11 +1,11 @@
 import { json } from '@remix-run/node'
 import { listPendingProofs, toPublicProof } from '#app/features/payments/payments.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
-import { requireRole } from '#app/utils/auth.server.ts'
+import { requirePermission } from '#app/utils/permissions.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 
 export const loader = apiHandler(async ({ request }) => {
-  await requireRole(request, 'superadmin')
+  await requirePermission(request, 'reviewPayments')
   const proofs = await listPendingProofs(getDb())
   return json(proofs.map(toPublicProof))
 })

@@ -2,11 +2,11 @@ import { json } from '@remix-run/node'
 import { reviewRequestSchema } from '#app/features/payments/payment-rules.ts'
 import { reviewPaymentProof, toPublicProof } from '#app/features/payments/payments.server.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
-import { requireRole } from '#app/utils/auth.server.ts'
+import { requirePermission } from '#app/utils/permissions.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 
 export const action = apiHandler(async ({ request, params }) => {
-  const reviewer = await requireRole(request, 'superadmin')
+  const reviewer = await requirePermission(request, 'reviewPayments')
   const { approved, reason } = reviewRequestSchema.parse(await readJson(request))
   const proof = await reviewPaymentProof(getDb(), { proofId: params.id ?? '', reviewer, approved, reason })
   return json({

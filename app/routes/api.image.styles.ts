@@ -1,7 +1,7 @@
 import { json } from '@remix-run/node'
 import { newStyleSchema } from '#app/features/gallery/gallery-shared.ts'
 import { createGalleryStyle, listStyles } from '#app/features/gallery/styles.server.ts'
-import { requireAdmin } from '#app/utils/admin-access.server.ts'
+import { requirePermission } from '#app/utils/permissions.server.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 
@@ -11,7 +11,7 @@ export const loader = apiHandler(async () => json({ styles: await listStyles(get
 /** POST /api/image/styles { value, label }: admins add a gallery style. */
 export const action = apiHandler(async ({ request }) => {
   if (request.method !== 'POST') return json({ message: 'Method not allowed' }, { status: 405 })
-  await requireAdmin(request)
+  await requirePermission(request, 'manageGallery')
   const style = await createGalleryStyle(getDb(), newStyleSchema.parse(await readJson(request)))
   return json({ message: 'Style created', style }, { status: 201 })
 })

@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod'
 import { json } from '@remix-run/node'
 import { templateUploadSchema } from '#app/features/gallery/gallery-shared.ts'
 import { createTemplateFromUpload } from '#app/features/gallery/templates.server.ts'
-import { requireAdmin } from '#app/utils/admin-access.server.ts'
+import { requirePermission } from '#app/utils/permissions.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { firstSubmissionError } from '#app/utils/form-errors.server.ts'
@@ -13,7 +13,7 @@ import { getStorage } from '#app/utils/storage.server.ts'
 /** POST /api/image/update-case (multipart: image, templatePrompt, style, prompt, the guided fields): admins add a template. */
 export const action = apiHandler(async ({ request }) => {
   if (request.method !== 'POST') return json({ message: 'Method not allowed' }, { status: 405 })
-  const admin = await requireAdmin(request)
+  const admin = await requirePermission(request, 'manageGallery')
   const submission = parseWithZod(await readMultipartForm(request), { schema: templateUploadSchema })
   if (submission.status !== 'success') throw badRequest(firstSubmissionError(submission.error))
   const image = await createTemplateFromUpload(getDb(), getStorage(), submission.value, admin.id)

@@ -1,18 +1,18 @@
 import { json } from '@remix-run/node'
 import { z } from 'zod'
-import { setBannedAsAdmin, valueOrHttpError } from '#app/features/users/user-admin.server.ts'
+import { setBannedAsAdmin } from '#app/features/users/user-admin.server.ts'
 import { toPublicUser } from '#app/features/accounts/user.server.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
-import { requireRole } from '#app/utils/auth.server.ts'
+import { requirePermission } from '#app/utils/permissions.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { HttpError } from '#app/utils/http.server.ts'
 
 const banSchema = z.object({ isBanned: z.boolean({ message: 'isBanned must be true or false' }) })
 
 export const action = apiHandler(async ({ request, params }) => {
-  await requireRole(request, 'superadmin')
+  await requirePermission(request, 'manageUsers')
   if (request.method !== 'PUT') throw new HttpError(405, 'Method not allowed')
   const { isBanned } = banSchema.parse(await readJson(request))
-  const user = valueOrHttpError(await setBannedAsAdmin(getDb(), params.id ?? '', isBanned))
+  const user = await setBannedAsAdmin(getDb(), params.id ?? '', isBanned)
   return json(toPublicUser(user))
 })

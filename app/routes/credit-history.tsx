@@ -2,7 +2,7 @@ import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } 
 import { Link, useLoaderData, useNavigate } from '@remix-run/react'
 import { useState } from 'react'
 import { listCreditHistory, type CreditHistoryEntry } from '#app/features/credits/credit-history.server.ts'
-import { requireUser } from '#app/utils/auth.server.ts'
+import { requireUser } from '#app/utils/permissions.server.ts'
 import { creditHistoryError } from '#app/features/credits/credit-history-errors.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { seo } from '#app/utils/seo.ts'

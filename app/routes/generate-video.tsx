@@ -14,9 +14,10 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
-import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from '@remix-run/react'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useState, type ChangeEvent } from 'react'
 import { AccessDenied } from '#app/components/access-denied.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import {
   ACCEPTED_IMAGES,
   ErrorDialog,
@@ -31,11 +32,7 @@ import {
 } from '#app/components/generation-parts.tsx'
 import { getSystemConfig } from '#app/features/credits/system-config.server.ts'
 import { findTaskView } from '#app/features/generation/tasks.server.ts'
-import {
-  readVideoGenerationForm,
-  requireVideoUser,
-  submitVideoGeneration,
-} from '#app/features/generation/video-generation.server.ts'
+import { readVideoGenerationForm, submitVideoGeneration } from '#app/features/generation/video-generation.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { answerGenerationForm, type GenerationActionData } from '#app/features/generation/generation-action.server.ts'
@@ -53,8 +50,6 @@ import {
   qualityLabels,
   RESOLUTIONS,
   resolutionLabels,
-  VIDEO_ACCESS_RESTRICTED,
-  VIDEO_LOGIN_FIRST,
   VIDEO_MODES,
   videoCost,
   videoGenerationSchema,
@@ -63,6 +58,8 @@ import {
 } from '#app/features/generation/video-generation-form.ts'
 import generateStyles from '#app/styles/generate.css'
 import videoStyles from '#app/styles/generate-video.css'
+import { VIDEO_ACCESS_RESTRICTED, VIDEO_LOGIN_FIRST } from '#app/utils/permissions.ts'
+import { requirePermission } from '#app/utils/permissions.server.ts'
 
 // The page shares the generator's layout (two columns, mode pills, result panel) and adds its own.
 export const links: LinksFunction = () => [
@@ -78,7 +75,7 @@ const PAGE = '/generate-video'
 const GENERIC_FAILURE = 'Failed to create video generation task, please try again later.'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireVideoUser(request)
+  const user = await requirePermission(request, 'generateVideos')
   const db = getDb()
   const env = getEnv()
   const settings = await getSystemConfig(db)
@@ -94,7 +91,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** The same submission as the API, for browsers without JavaScript. */
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireVideoUser(request)
+  const user = await requirePermission(request, 'generateVideos')
   return answerGenerationForm({
     read: () => readVideoGenerationForm(request),
     submit: (form) => submitVideoGeneration(getDb(), user, form),
@@ -403,25 +400,21 @@ function Dialogs({ dialog, onClose }: { dialog: GenerationDialog | null; onClose
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError()
-  if (isRouteErrorResponse(error) && error.status === 401) {
-    return (
-      <div className="card center-card" role="alert">
-        <h1>Generate Video</h1>
-        <p>{VIDEO_LOGIN_FIRST}</p>
-        <Link className="button" to={`/login?redirectTo=${PAGE}`}>
-          Log in
-        </Link>
-      </div>
-    )
-  }
-  if (isRouteErrorResponse(error) && error.status === 403) {
-    return <AccessDenied title="Access Restricted" message={VIDEO_ACCESS_RESTRICTED} />
-  }
   return (
-    <div className="card center-card" role="alert">
-      <h1>Something went wrong</h1>
-      <p>The video generator could not be loaded. Please try again later.</p>
-    </div>
+    <GeneralErrorBoundary
+      statusHandlers={{
+        401: () => (
+          <div className="card center-card" role="alert">
+            <h1>Generate Video</h1>
+            <p>{VIDEO_LOGIN_FIRST}</p>
+            <Link className="button" to={`/login?redirectTo=${PAGE}`}>
+              Log in
+            </Link>
+          </div>
+        ),
+        403: () => <AccessDenied title="Access Restricted" message={VIDEO_ACCESS_RESTRICTED} />,
+      }}
+      fallback="The video generator could not be loaded. Please try again later."
+    />
   )
 }

@@ -15,7 +15,7 @@ import {
   listHistory,
   type HistoryItem,
 } from '#app/features/generation/tasks.server.ts'
-import { requireUser } from '#app/utils/auth.server.ts'
+import { requireUser } from '#app/utils/permissions.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import type { TaskKind } from '#app/utils/db-schema.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'

@@ -7,16 +7,10 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
-import {
-  Form,
-  isRouteErrorResponse,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-  useRouteError,
-} from '@remix-run/react'
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import type { z } from 'zod'
 import { AccessDenied } from '#app/components/access-denied.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { formatUsd, paymentMethodLabels, reviewFormSchema } from '#app/features/payments/payment-rules.ts'
 import {
   listPendingProofs,
@@ -26,10 +20,10 @@ import {
 } from '#app/features/payments/payments.server.ts'
 import { systemSettingLabels, systemSettingsSchema } from '#app/features/credits/system-config-schema.ts'
 import { getSystemConfig, saveSystemConfig } from '#app/features/credits/system-config.server.ts'
-import { hasRole, requireUser } from '#app/utils/auth.server.ts'
 import type { User } from '#app/utils/db-schema.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
+import { requirePermission } from '#app/utils/permissions.server.ts'
 import { seo } from '#app/utils/seo.ts'
 import paymentsStyles from '#app/styles/payments.css'
 
@@ -40,24 +34,19 @@ export const meta: MetaFunction = () =>
 
 const SETTINGS_FORM = 'system-settings'
 
-/** Guests go to /login; signed-in users without the role get a 403 that the ErrorBoundary shows as Access Denied. */
-async function requireSuperadmin(request: Request) {
-  const user = await requireUser(request)
-  if (!hasRole(user, 'superadmin')) throw json({ message: 'Access denied' }, { status: 403 })
-  return user
-}
-
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireSuperadmin(request)
+  await requirePermission(request, 'reviewPayments')
   const db = getDb()
   const [proofs, settings] = await Promise.all([listPendingProofs(db), getSystemConfig(db)])
   return json({ proofs: proofs.map(toPublicProof), settings })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const reviewer = await requireSuperadmin(request)
+  const reviewer = await requirePermission(request, 'reviewPayments')
   const formData = await request.formData()
-  return formData.get('intent') === 'settings' ? saveSettings(formData) : review(formData, reviewer)
+  if (formData.get('intent') !== 'settings') return review(formData, reviewer)
+  await requirePermission(request, 'editSystemConfig')
+  return saveSettings(formData)
 }
 
 async function saveSettings(formData: FormData) {
@@ -233,14 +222,10 @@ function SettingsForm(props: { settings: Settings; lastResult?: SubmissionResult
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError()
-  if (isRouteErrorResponse(error) && error.status === 403) {
-    return <AccessDenied message="Only super administrators can review payments." />
-  }
   return (
-    <div className="card center-card" role="alert">
-      <h1>Something went wrong</h1>
-      <p>The payment review page could not be loaded. Please try again later.</p>
-    </div>
+    <GeneralErrorBoundary
+      statusHandlers={{ 403: () => <AccessDenied message="Only super administrators can review payments." /> }}
+      fallback="The payment review page could not be loaded. Please try again later."
+    />
   )
 }

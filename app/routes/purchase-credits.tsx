@@ -30,7 +30,7 @@ import {
   PROOF_SUBMITTED_MESSAGE,
   submitPaymentProof,
 } from '#app/features/payments/payments.server.ts'
-import { requireUser } from '#app/utils/auth.server.ts'
+import { requireUser } from '#app/utils/permissions.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import type { PaymentMethod } from '#app/utils/db-schema.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'

@@ -3,21 +3,14 @@ import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { json } from '@remix-run/node'
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import {
-  Form,
-  isRouteErrorResponse,
-  Link,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-  useRouteError,
-} from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import type { z } from 'zod'
 import { AccessDenied } from '#app/components/access-denied.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { newStyleSchema, type StyleJson, templateUploadSchema } from '#app/features/gallery/gallery-shared.ts'
 import { createTemplateFromUpload } from '#app/features/gallery/templates.server.ts'
 import { createGalleryStyle, listStyles } from '#app/features/gallery/styles.server.ts'
-import { requireAdmin } from '#app/utils/admin-access.server.ts'
+import { requirePermission } from '#app/utils/permissions.server.ts'
 import type { User } from '#app/utils/db-schema.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
@@ -36,12 +29,12 @@ const STYLE_FORM = 'style'
 
 /** Guests go to /login; signed-in users who are not admins get a 403, shown as Access Denied. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request)
+  await requirePermission(request, 'manageGallery')
   return json({ styles: await listStyles(getDb()) })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const admin = await requireAdmin(request)
+  const admin = await requirePermission(request, 'manageGallery')
   let formData: FormData
   try {
     // Both forms are multipart, so one reader (with the upload limits) serves them.
@@ -258,14 +251,10 @@ function StyleForm({ styles, outcome }: { styles: StyleJson[]; outcome: Outcome 
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError()
-  if (isRouteErrorResponse(error) && error.status === 403) {
-    return <AccessDenied message="Only administrators can update the gallery." />
-  }
   return (
-    <div className="card center-card" role="alert">
-      <h1>Something went wrong</h1>
-      <p>The Update Case page could not be loaded. Please try again later.</p>
-    </div>
+    <GeneralErrorBoundary
+      statusHandlers={{ 403: () => <AccessDenied message="Only administrators can update the gallery." /> }}
+      fallback="The Update Case page could not be loaded. Please try again later."
+    />
   )
 }

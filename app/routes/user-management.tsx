@@ -17,11 +17,11 @@ import {
 } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { z } from 'zod'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RankingTable } from '#app/components/user-management/ranking-table.tsx'
 import { AddUserDialog, CreditsDialog, DeleteUserDialog } from '#app/components/user-management/user-dialogs.tsx'
 import { UsersTable } from '#app/components/user-management/users-table.tsx'
 import {
-  type AdminRefusal,
   type ConsumptionRow,
   consumptionRanking,
   createUserAsAdmin,
@@ -29,13 +29,14 @@ import {
   deleteUserAsAdmin,
   listUsers,
   newUserSchema,
-  refusalStatus,
+  isAdminRefusal,
   setBannedAsAdmin,
   setCreditsAsAdmin,
 } from '#app/features/users/user-admin.server.ts'
 import { type PublicUser, toPublicUser } from '#app/features/accounts/user.server.ts'
-import { getOptionalUser, hasRole } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { HttpError } from '#app/utils/http.server.ts'
+import { requirePermission } from '#app/utils/permissions.server.ts'
 import { zhUserManagement as t } from '#app/features/users/zh-user-management.ts'
 import stylesheet from '#app/styles/user-management.css'
 
@@ -48,11 +49,6 @@ const SUCCESS_VISIBLE_MS = 3_000
 // Search parameters that only open a dialog or filter on the client: changing them needs no new data.
 const clientOnlyParams = ['dialog', 'user', 'q']
 
-async function isSuperadmin(request: Request) {
-  const viewer = await getOptionalUser(request)
-  return Boolean(viewer && hasRole(viewer, 'superadmin'))
-}
-
 function logged<T>(what: string) {
   return (error: unknown): T | null => {
     console.error(`[user-management] could not load ${what}:`, error)
@@ -60,16 +56,16 @@ function logged<T>(what: string) {
   }
 }
 
-/** Everyone but a superadmin gets the access-restricted message (403), guests included. */
+/** Everyone but a superadmin gets the access-restricted message (401 for guests, 403 for others). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  if (!(await isSuperadmin(request))) return json({ allowed: false as const }, { status: 403 })
+  await requirePermission(request, 'manageUsers')
   const showRanking = new URL(request.url).searchParams.get('ranking') === '1'
   const db = getDb()
   const [users, ranking] = await Promise.all([
     listUsers(db).then((rows) => rows.map(toPublicUser), logged<PublicUser[]>('users')),
     showRanking ? consumptionRanking(db).catch(logged<ConsumptionRow[]>('the consumption ranking')) : null,
   ])
-  return json({ allowed: true as const, users, ranking, showRanking })
+  return json({ users, ranking, showRanking })
 }
 
 export const shouldRevalidate: ShouldRevalidateFunction = ({
@@ -112,11 +108,8 @@ const failureFallback: Record<Intent, string> = {
 
 const reply = (data: Omit<ActionData, 'at'>, status = 200) => json<ActionData>({ ...data, at: Date.now() }, { status })
 
-const refusalReply = (intent: Intent, refusal: AdminRefusal) =>
-  reply({ intent, error: t.refusals[refusal] }, refusalStatus[refusal])
-
 export async function action({ request }: ActionFunctionArgs) {
-  if (!(await isSuperadmin(request))) return reply({ intent: null, error: t.restricted.message }, 403)
+  await requirePermission(request, 'manageUsers')
   const formData = await request.formData()
   const intent = z.enum(intents).safeParse(formData.get('intent'))
   if (!intent.success) return reply({ intent: null, error: t.invalidRequest }, 400)
@@ -134,6 +127,9 @@ export async function action({ request }: ActionFunctionArgs) {
         return await deleteUser(userId)
     }
   } catch (error) {
+    if (error instanceof HttpError && isAdminRefusal(error.code)) {
+      return reply({ intent: intent.data, error: t.refusals[error.code] }, error.status)
+    }
     console.error(`[user-management] ${intent.data} failed:`, error)
     return reply({ intent: intent.data, error: failureFallback[intent.data] }, 500)
   }
@@ -142,10 +138,11 @@ export async function action({ request }: ActionFunctionArgs) {
 async function addUser(formData: FormData) {
   const submission = parseWithZod(formData, { schema: newUserSchema(t.validation) })
   if (submission.status !== 'success') return reply({ intent: 'add', result: submission.reply() }, 400)
-  const outcome = await createUserAsAdmin(getDb(), submission.value)
-  if (!outcome.ok) {
-    const result = submission.reply({ formErrors: [t.refusals[outcome.refusal]] })
-    return reply({ intent: 'add', result }, refusalStatus[outcome.refusal])
+  try {
+    await createUserAsAdmin(getDb(), submission.value)
+  } catch (error) {
+    if (!(error instanceof HttpError) || !isAdminRefusal(error.code)) throw error
+    return reply({ intent: 'add', result: submission.reply({ formErrors: [t.refusals[error.code]] }) }, error.status)
   }
   return reply({ intent: 'add', notice: t.success.userAdded })
 }
@@ -153,20 +150,17 @@ async function addUser(formData: FormData) {
 async function updateCredits(formData: FormData, userId: string) {
   const submission = parseWithZod(formData, { schema: creditsSchema(t.validation) })
   if (submission.status !== 'success') return reply({ intent: 'credits', userId, result: submission.reply() }, 400)
-  const outcome = await setCreditsAsAdmin(getDb(), userId, submission.value.credits)
-  if (!outcome.ok) return refusalReply('credits', outcome.refusal)
+  await setCreditsAsAdmin(getDb(), userId, submission.value.credits)
   return reply({ intent: 'credits', notice: t.success.creditsUpdated })
 }
 
 async function setBanned(intent: 'ban' | 'unban', userId: string) {
-  const outcome = await setBannedAsAdmin(getDb(), userId, intent === 'ban')
-  if (!outcome.ok) return refusalReply(intent, outcome.refusal)
+  await setBannedAsAdmin(getDb(), userId, intent === 'ban')
   return reply({ intent, notice: intent === 'ban' ? t.success.userBanned : t.success.userUnbanned })
 }
 
 async function deleteUser(userId: string) {
-  const outcome = await deleteUserAsAdmin(getDb(), userId)
-  if (!outcome.ok) return refusalReply('delete', outcome.refusal)
+  await deleteUserAsAdmin(getDb(), userId)
   return reply({ intent: 'delete', notice: t.success.userDeleted })
 }
 
@@ -174,19 +168,27 @@ export default function UserManagementPage() {
   const data = useLoaderData<typeof loader>()
   return (
     <div className="user-management" lang="zh-CN">
-      {data.allowed ? (
-        <Manager users={data.users} ranking={data.ranking} showRanking={data.showRanking} />
-      ) : (
-        <div className="card center-card" role="alert">
-          <h1>{t.restricted.title}</h1>
-          <p>{t.restricted.message}</p>
-          <Link className="button" to="/">
-            {t.restricted.home}
-          </Link>
-        </div>
-      )}
+      <Manager users={data.users} ranking={data.ranking} showRanking={data.showRanking} />
     </div>
   )
+}
+
+function Restricted() {
+  return (
+    <div className="user-management" lang="zh-CN">
+      <div className="card center-card" role="alert">
+        <h1>{t.restricted.title}</h1>
+        <p>{t.restricted.message}</p>
+        <Link className="button" to="/">
+          {t.restricted.home}
+        </Link>
+      </div>
+    </div>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary statusHandlers={{ 401: Restricted, 403: Restricted }} fallback={t.failure.fetchUsers} />
 }
 
 const matchesQuery = (query: string) => {

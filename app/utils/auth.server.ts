@@ -1,6 +1,6 @@
-import { createCookie, json, redirect } from '@remix-run/node'
+import { createCookie } from '@remix-run/node'
 import { createSession, findSessionUser, revokeSession, SESSION_DAYS } from './session.server.ts'
-import type { Role, User } from './db-schema.ts'
+import type { User } from './db-schema.ts'
 import { getDb } from './db.server.ts'
 import { getEnv } from './env.server.ts'
 
@@ -35,43 +35,6 @@ export async function getOptionalUser(request: Request): Promise<User | null> {
   const token = await getRequestToken(request)
   if (!token) return null
   return (await findSessionUser(getDb(), token)) ?? null
-}
-
-const isApiRequest = (request: Request) => new URL(request.url).pathname.startsWith('/api/')
-
-/** The signed-in user, or: 401 JSON for the API, a redirect to /login for pages. */
-export async function requireUser(request: Request): Promise<User> {
-  const user = await getOptionalUser(request)
-  if (user) return user
-  if (isApiRequest(request)) {
-    throw json({ message: 'Authentication expired, please log in again' }, { status: 401 })
-  }
-  const url = new URL(request.url)
-  throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`)
-}
-
-const rank: Record<Role, number> = { user: 0, admin: 1, superadmin: 2 }
-
-/**
- * The OWNER_EMAIL account gets what the spec gives the hard-coded owner: admin links and the video
- * generator. Only once that address is proven (an email code, a password reset or Google), so that
- * whoever registers the address first cannot claim the owner's rights.
- */
-export function isOwner(user: Pick<User, 'email' | 'email_verified'>) {
-  const owner = getEnv().OWNER_EMAIL
-  return Boolean(owner) && user.email_verified && user.email.toLowerCase() === owner
-}
-
-export function hasRole(user: Pick<User, 'role'>, role: Role) {
-  return rank[user.role] >= rank[role]
-}
-
-/** The signed-in user if they hold `role` (or higher); otherwise 401/403 for the API, a redirect for pages. */
-export async function requireRole(request: Request, role: Role): Promise<User> {
-  const user = await requireUser(request)
-  if (hasRole(user, role)) return user
-  if (isApiRequest(request)) throw json({ message: 'Access denied' }, { status: 403 })
-  throw redirect('/')
 }
 
 /** Starts a page session and answers the Set-Cookie header for it. */

@@ -1,18 +1,33 @@
 import { json } from '@remix-run/node'
 
+interface HttpErrorOptions {
+  /** Fields the API answers beside `message` (e.g. `needPurchase`). */
+  extra?: Record<string, unknown>
+  /** A stable reason, for pages that word the refusal themselves (another language, a form field). */
+  code?: string
+  /** The form field the refusal is about, for pages that show it beside that field. */
+  field?: string
+}
+
 /**
- * An error with an HTTP status and a message meant for the user. API routes answer it as
- * `{ message, ...extra }` with the status; anything else that escapes becomes a generic 500.
+ * The one error the domain throws for a refusal meant for the user, with the HTTP status it
+ * deserves. Routes turn it into HTTP: API routes (apiHandler) answer `{ message, ...extra }` with
+ * the status; page actions show the message on their form. Anything else that escapes is a 500
+ * without internals.
  */
 export class HttpError extends Error {
   readonly status: number
   readonly extra: Record<string, unknown>
+  readonly code: string | undefined
+  readonly field: string | undefined
 
-  constructor(status: number, message: string, extra: Record<string, unknown> = {}) {
+  constructor(status: number, message: string, { extra = {}, code, field }: HttpErrorOptions = {}) {
     super(message)
     this.name = 'HttpError'
     this.status = status
     this.extra = extra
+    this.code = code
+    this.field = field
   }
 }
 

@@ -11,7 +11,7 @@ import {
 import { AccessDenied } from '#app/components/access-denied.tsx'
 import type { galleryAction, loadGallery } from '#app/features/gallery/gallery-page.server.ts'
 import { ALL_STYLES } from '#app/features/gallery/gallery-shared.ts'
-import { useRootData } from '#app/hooks/use-root-data.ts'
+import { useCan, useRootData } from '#app/hooks/use-root-data.ts'
 import { GalleryCard } from './gallery-card.tsx'
 import { StyleFilter } from './style-filter.tsx'
 import { UseTemplateModal } from './use-template-modal.tsx'
@@ -35,6 +35,7 @@ export function GalleryPage() {
   const { styles, images } = useLoaderData<typeof loadGallery>()
   const actionData = useActionData<typeof galleryAction>()
   const root = useRootData()
+  const can = useCan()
   const { pathname, params } = useGalleryLocation()
 
   const requested = params.get('style') ?? ALL_STYLES
@@ -85,7 +86,7 @@ export function GalleryPage() {
               eager={index < EAGER_IMAGES}
               useTemplateHref={templateHref(image._id)}
               guest={!root?.user}
-              admin={Boolean(root?.access.admin)}
+              admin={can('manageGallery')}
             />
           ))}
         </div>

@@ -7,12 +7,7 @@ import { sendCodeLimits } from './account-limits.server.ts'
 import { consumeRateLimits } from '#app/utils/rate-limit.server.ts'
 import { revokeUserSessions } from '#app/utils/session.server.ts'
 import { findUserByEmail } from './user.server.ts'
-import {
-  CODE_TTL_MINUTES,
-  issueVerificationCode,
-  type CodePurpose,
-  VerificationCodeError,
-} from './verification-code.server.ts'
+import { CODE_TTL_MINUTES, issueVerificationCode, type CodePurpose, codeRefused } from './verification-code.server.ts'
 
 export const registrationCodeSentMessage = 'Verification code sent, please check your email'
 /** The same answer whether or not the address has an account, so the form cannot tell who is registered. */
@@ -70,8 +65,7 @@ export async function resetPassword(db: DB, input: PasswordReset, ip: string) {
   await checkVerificationCode(db, input.email, 'reset', input.verificationCode, ip)
   const user = await findUserByEmail(db, input.email)
   // A code is only issued for an existing account; this is one deleted since.
-  if (!user)
-    throw new VerificationCodeError('The verification code has expired or is invalid, please request a new one')
+  if (!user) throw codeRefused('The verification code has expired or is invalid, please request a new one')
   await db
     .updateTable('users')
     .set({ password_hash: await hashPassword(input.password), email_verified: true })

@@ -1,6 +1,5 @@
 import type { Submission } from '@conform-to/react'
 import { json } from '@remix-run/node'
-import { VerificationCodeError } from './verification-code.server.ts'
 import type { FormActionData } from '#app/utils/form-errors.server.ts'
 import { HttpError } from '#app/utils/http.server.ts'
 
@@ -32,9 +31,8 @@ export function accountFormError(
   extra: Partial<AccountActionData> = {},
 ) {
   if (!(error instanceof HttpError)) throw error
-  const result =
-    error instanceof VerificationCodeError
-      ? submission.reply({ fieldErrors: { verificationCode: [error.message] } })
-      : submission.reply({ formErrors: [error.message] })
+  const result = error.field
+    ? submission.reply({ fieldErrors: { [error.field]: [error.message] } })
+    : submission.reply({ formErrors: [error.message] })
   return json<AccountActionData>({ ...extra, result }, { status: error.status })
 }

@@ -9,13 +9,8 @@ export type CodePurpose = 'register' | 'reset'
 export const CODE_TTL_MINUTES = 10
 const MAX_WRONG_ATTEMPTS = 5
 
-/** A refused code; forms show it beside the code field. */
-export class VerificationCodeError extends HttpError {
-  constructor(message: string) {
-    super(400, message)
-    this.name = 'VerificationCodeError'
-  }
-}
+/** A refused code: a 400 that forms show beside the code field. */
+export const codeRefused = (message: string) => new HttpError(400, message, { field: 'verificationCode' })
 
 const normalizeEmail = (email: string) => email.trim().toLowerCase()
 
@@ -50,7 +45,7 @@ export async function issueVerificationCode(db: DB | Tx, email: string, purpose:
 }
 
 /**
- * Accepts the email's latest live code once, or throws a VerificationCodeError. Each try first
+ * Accepts the email's latest live code once, or throws codeRefused's error. Each try first
  * takes one of the code's attempts in a single UPDATE, so parallel guesses cannot exceed the limit;
  * the code is then marked used, also atomically, so it works only once.
  */
@@ -73,12 +68,12 @@ export async function consumeVerificationCode(db: DB, email: string, purpose: Co
     .returning(['id', 'code_hash', 'attempts'])
     .executeTakeFirst()
 
-  if (!attempt) throw new VerificationCodeError(await refusalReason(db, email, purpose))
+  if (!attempt) throw codeRefused(await refusalReason(db, email, purpose))
 
   const expected = Buffer.from(attempt.code_hash, 'hex')
   const given = hashCode(email, purpose, code.trim())
   if (!timingSafeEqual(expected, given)) {
-    throw new VerificationCodeError(
+    throw codeRefused(
       attempt.attempts >= MAX_WRONG_ATTEMPTS
         ? tooManyAttempts
         : 'Invalid verification code, please check and try again',
@@ -90,7 +85,7 @@ export async function consumeVerificationCode(db: DB, email: string, purpose: Co
     .where('id', '=', attempt.id)
     .where('used_at', 'is', null)
     .executeTakeFirst()
-  if (used.numUpdatedRows === 0n) throw new VerificationCodeError(expiredOrMissing)
+  if (used.numUpdatedRows === 0n) throw codeRefused(expiredOrMissing)
 }
 
 const tooManyAttempts = 'Too many incorrect attempts, please request a new verification code'

@@ -1,5 +1,5 @@
 import { json, redirect } from '@remix-run/node'
-import { requireAdmin } from '#app/utils/admin-access.server.ts'
+import { requirePermission } from '#app/utils/permissions.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { HttpError } from '#app/utils/http.server.ts'
 import { getStorage } from '#app/utils/storage.server.ts'
@@ -18,7 +18,7 @@ export async function loadGallery() {
 
 /** The delete form on each image (admins): removes it, then back to the same page and filter. */
 export async function galleryAction(request: Request) {
-  await requireAdmin(request)
+  await requirePermission(request, 'manageGallery')
   const form = await request.formData()
   try {
     await deleteInspirationImage(getDb(), getStorage(), String(form.get('id') ?? ''))

@@ -67,7 +67,7 @@ export async function createPaidTask(db: DB, task: NewTask) {
     const paid = await spendCredits(tx, { userId: task.userId, cost, description: task.description, taskId: task.id })
     if (!paid) {
       throw new HttpError(402, `You need at least ${cost} credits to generate ${kindNames[task.kind]}`, {
-        needPurchase: true,
+        extra: { needPurchase: true },
       })
     }
     await enqueueJob(

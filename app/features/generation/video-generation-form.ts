@@ -32,8 +32,6 @@ export const MAX_VIDEO_IMAGE_MB = 10
 export const FILE_TOO_LARGE = `File size should not exceed ${MAX_VIDEO_IMAGE_MB}MB`
 export const NO_IMAGE_MESSAGE = 'Please upload an image first for image-to-video generation'
 export const NO_PROMPT_MESSAGE = 'Please enter a prompt for text-to-video generation'
-export const VIDEO_LOGIN_FIRST = 'Please log in first to generate videos'
-export const VIDEO_ACCESS_RESTRICTED = 'Video generation is only available to super administrators.'
 
 const choice = <T extends readonly [string, ...string[]]>(values: T, what: string) =>
   z.enum(values, { errorMap: () => ({ message: `Unknown ${what}: choose ${values.join(' or ')}` }) })

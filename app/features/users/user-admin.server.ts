@@ -10,14 +10,23 @@ import { userTaskKeys } from '#app/features/generation/tasks.server.ts'
 import { createUser, findUserByEmail, normalizeRole } from '#app/features/accounts/user.server.ts'
 
 /**
- * What a superadmin does to other accounts (spec: /user-management). Refusals come back as a reason,
- * not a thrown error, so the API answers them in English and the page in Chinese.
+ * What a superadmin does to other accounts (spec: /user-management). A refusal is an HttpError
+ * whose `code` names it, so the API answers its English message and the page words it in Chinese.
  */
 
-export type AdminRefusal = 'notFound' | 'superadminProtected' | 'emailTaken'
-export type AdminResult<T> = { ok: true; value: T } | { ok: false; refusal: AdminRefusal }
+const refusals = {
+  notFound: { status: 404, message: 'User not found' },
+  superadminProtected: { status: 403, message: 'Super administrators cannot be banned or deleted' },
+  emailTaken: { status: 409, message: 'A user with this email already exists' },
+} as const
 
-const refuse = (refusal: AdminRefusal) => ({ ok: false, refusal }) as const
+export type AdminRefusal = keyof typeof refusals
+
+export const isAdminRefusal = (code: string | undefined): code is AdminRefusal => Boolean(code && code in refusals)
+
+function refuse(refusal: AdminRefusal): never {
+  throw new HttpError(refusals[refusal].status, refusals[refusal].message, { code: refusal })
+}
 
 export const DEFAULT_NEW_USER_CREDITS = 10
 // users.credits is a 32-bit integer; a cap well inside it turns a typo into a message, not a 500.
@@ -137,18 +146,18 @@ export async function consumptionRanking(db: DB, limit = 100): Promise<Consumpti
   }))
 }
 
-export async function createUserAsAdmin(db: DB, input: NewUserInput): Promise<AdminResult<User>> {
-  if (await findUserByEmail(db, input.email)) return refuse('emailTaken')
+export async function createUserAsAdmin(db: DB, input: NewUserInput): Promise<User> {
+  if (await findUserByEmail(db, input.email)) refuse('emailTaken')
   try {
     const user = await createUser(db, {
       ...input,
       emailVerified: true,
       creditsDescription: 'Initial credits from an administrator',
     })
-    return { ok: true, value: user }
+    return user
   } catch (error) {
     // Two admins adding the same address at once: the unique index decides.
-    if ((error as { code?: string }).code === '23505') return refuse('emailTaken')
+    if ((error as { code?: string }).code === '23505') refuse('emailTaken')
     throw error
   }
 }
@@ -161,13 +170,13 @@ async function changeUser<T>(
   id: string,
   options: { protectSuperadmin: boolean },
   change: (tx: Tx, user: User) => Promise<T>,
-): Promise<AdminResult<T>> {
-  if (!isUuid(id)) return refuse('notFound')
+): Promise<T> {
+  if (!isUuid(id)) refuse('notFound')
   return db.transaction().execute(async (tx) => {
     const user = await tx.selectFrom('users').selectAll().where('id', '=', id).forUpdate().executeTakeFirst()
-    if (!user) return refuse('notFound')
-    if (options.protectSuperadmin && user.role === 'superadmin') return refuse('superadminProtected')
-    return { ok: true, value: await change(tx, user) }
+    if (!user) refuse('notFound')
+    if (options.protectSuperadmin && user.role === 'superadmin') refuse('superadminProtected')
+    return change(tx, user)
   })
 }
 
@@ -176,15 +185,14 @@ async function changeUser<T>(
  * avatar. Payment screenshots stay: their content-hashed keys may be shared with other proofs.
  */
 export async function deleteUserAsAdmin(db: DB, id: string) {
-  const outcome = await changeUser(db, id, { protectSuperadmin: true }, async (tx, user) => {
+  const { user, keys } = await changeUser(db, id, { protectSuperadmin: true }, async (tx, user) => {
     const keys = await userTaskKeys(tx, user.id)
     if (user.profile_picture) keys.push(user.profile_picture)
     await tx.deleteFrom('users').where('id', '=', user.id).execute()
     return { user, keys }
   })
-  if (!outcome.ok) return outcome
-  await getStorage().deleteMany(outcome.value.keys)
-  return { ok: true as const, value: outcome.value.user }
+  await getStorage().deleteMany(keys)
+  return user
 }
 
 /** Sets the balance; the difference goes to the ledger as an 'adjustment'. */
@@ -202,18 +210,4 @@ export function setBannedAsAdmin(db: DB, id: string, isBanned: boolean) {
     if (isBanned) await revokeUserSessions(tx, user.id)
     return { ...user, is_banned: isBanned }
   })
-}
-
-export const refusalStatus: Record<AdminRefusal, number> = { notFound: 404, superadminProtected: 403, emailTaken: 409 }
-
-const englishRefusals: Record<AdminRefusal, string> = {
-  notFound: 'User not found',
-  superadminProtected: 'Super administrators cannot be banned or deleted',
-  emailTaken: 'A user with this email already exists',
-}
-
-/** For the API: the value, or the refusal as an HttpError with its status and English message. */
-export function valueOrHttpError<T>(result: AdminResult<T>): T {
-  if (!result.ok) throw new HttpError(refusalStatus[result.refusal], englishRefusals[result.refusal])
-  return result.value
 }

@@ -1,0 +1,241 @@
+import fs from 'node:fs'
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
+import { type Permission, permissionRules, permissionsOf, type Role } from '#app/utils/permissions.ts'
+import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
+
+/**
+ * Walks every route × role from the permissions table: a guarded route lets in exactly the roles
+ * the table grants its permission (the owner account included) and refuses the others the way the
+ * table says. Every file in app/routes must be listed here, so a new route cannot skip the walk.
+ */
+const OWNER_EMAIL = 'owner-of-the-shop@pawtrait.test'
+process.env.OWNER_EMAIL = OWNER_EMAIL
+
+type Guard = Permission | 'signed-in' | 'public'
+type Module = {
+  loader?: (args: LoaderFunctionArgs) => unknown
+  action?: (args: ActionFunctionArgs) => unknown
+}
+interface RouteCase {
+  file: string
+  guard: Guard
+  /** How to call it: the path, its params and the method of each handler that is guarded. */
+  path?: string
+  params?: Record<string, string>
+  calls?: ('GET' | 'POST' | 'PUT' | 'DELETE')[]
+}
+
+const anId = '00000000-0000-4000-8000-000000000000'
+const routes: RouteCase[] = [
+  { file: '$.tsx', guard: 'public' },
+  { file: '_index.tsx', guard: 'manageGallery', path: '/', calls: ['POST'] },
+  { file: 'inspiration.tsx', guard: 'manageGallery', path: '/inspiration', calls: ['POST'] },
+  { file: 'analytics.tsx', guard: 'viewAnalytics', path: '/analytics', calls: ['GET'] },
+  { file: 'api.analytics.overview.ts', guard: 'viewAnalytics', path: '/api/analytics/overview', calls: ['GET'] },
+  { file: 'api.analytics.pageview.ts', guard: 'public' },
+  { file: 'api.async-image.generate.ts', guard: 'signed-in', path: '/api/async-image/generate', calls: ['POST'] },
+  {
+    file: 'api.async-image.task.$id.ts',
+    guard: 'signed-in',
+    path: `/api/async-image/task/${anId}`,
+    params: { id: anId },
+    calls: ['GET'],
+  },
+  { file: 'api.async-image.tasks.today.ts', guard: 'signed-in', path: '/api/async-image/tasks/today', calls: ['GET'] },
+  {
+    file: 'api.async-video.delete.$taskId.ts',
+    guard: 'signed-in',
+    path: `/api/async-video/delete/${anId}`,
+    params: { taskId: anId },
+    calls: ['DELETE'],
+  },
+  { file: 'api.async-video.generate.ts', guard: 'generateVideos', path: '/api/async-video/generate', calls: ['POST'] },
+  { file: 'api.async-video.history.ts', guard: 'signed-in', path: '/api/async-video/history', calls: ['GET'] },
+  {
+    file: 'api.async-video.task.$id.ts',
+    guard: 'signed-in',
+    path: `/api/async-video/task/${anId}`,
+    params: { id: anId },
+    calls: ['GET'],
+  },
+  { file: 'api.auth.forgot-password.ts', guard: 'public' },
+  { file: 'api.auth.google.callback.ts', guard: 'public' },
+  { file: 'api.auth.google.ts', guard: 'public' },
+  { file: 'api.auth.login.ts', guard: 'public' },
+  { file: 'api.auth.me.ts', guard: 'signed-in', path: '/api/auth/me', calls: ['GET'] },
+  { file: 'api.auth.register.ts', guard: 'public' },
+  { file: 'api.auth.reset-password.ts', guard: 'public' },
+  { file: 'api.auth.send-verification-code.ts', guard: 'public' },
+  { file: 'api.auth.update-avatar.ts', guard: 'signed-in', path: '/api/auth/update-avatar', calls: ['POST'] },
+  { file: 'api.auth.update-profile.ts', guard: 'signed-in', path: '/api/auth/update-profile', calls: ['PUT'] },
+  { file: 'api.config.email-verification.ts', guard: 'public' },
+  { file: 'api.config.usdt-wallet.ts', guard: 'public' },
+  { file: 'api.image.all.ts', guard: 'public' },
+  { file: 'api.image.credit-history.ts', guard: 'signed-in', path: '/api/image/credit-history', calls: ['GET'] },
+  {
+    file: 'api.image.delete.$id.ts',
+    guard: 'signed-in',
+    path: `/api/image/delete/${anId}`,
+    params: { id: anId },
+    calls: ['DELETE'],
+  },
+  {
+    file: 'api.image.delete.inspiration.$id.ts',
+    guard: 'manageGallery',
+    path: `/api/image/delete/inspiration/${anId}`,
+    params: { id: anId },
+    calls: ['DELETE'],
+  },
+  { file: 'api.image.history.ts', guard: 'signed-in', path: '/api/image/history', calls: ['GET'] },
+  {
+    file: 'api.image.pending-payment-proofs.ts',
+    guard: 'reviewPayments',
+    path: '/api/image/pending-payment-proofs',
+    calls: ['GET'],
+  },
+  {
+    file: 'api.image.review-payment-proof.$id.ts',
+    guard: 'reviewPayments',
+    path: `/api/image/review-payment-proof/${anId}`,
+    params: { id: anId },
+    calls: ['PUT'],
+  },
+  { file: 'api.image.styles.ts', guard: 'manageGallery', path: '/api/image/styles', calls: ['POST'] },
+  {
+    file: 'api.image.submit-payment-proof.ts',
+    guard: 'signed-in',
+    path: '/api/image/submit-payment-proof',
+    calls: ['POST'],
+  },
+  { file: 'api.image.update-case.ts', guard: 'manageGallery', path: '/api/image/update-case', calls: ['POST'] },
+  { file: 'api.system-config.ts', guard: 'editSystemConfig', path: '/api/system-config', calls: ['PUT'] },
+  {
+    file: 'api.userManagement.stats.consumption.ts',
+    guard: 'manageUsers',
+    path: '/api/userManagement/stats/consumption',
+    calls: ['GET'],
+  },
+  {
+    file: 'api.userManagement.users.$id.ban.ts',
+    guard: 'manageUsers',
+    path: `/api/userManagement/users/${anId}/ban`,
+    params: { id: anId },
+    calls: ['PUT'],
+  },
+  {
+    file: 'api.userManagement.users.$id.credits.ts',
+    guard: 'manageUsers',
+    path: `/api/userManagement/users/${anId}/credits`,
+    params: { id: anId },
+    calls: ['PUT'],
+  },
+  {
+    file: 'api.userManagement.users.$id.ts',
+    guard: 'manageUsers',
+    path: `/api/userManagement/users/${anId}`,
+    params: { id: anId },
+    calls: ['DELETE'],
+  },
+  {
+    file: 'api.userManagement.users.ts',
+    guard: 'manageUsers',
+    path: '/api/userManagement/users',
+    calls: ['GET', 'POST'],
+  },
+  { file: 'auth.callback.tsx', guard: 'public' },
+  { file: 'contact.tsx', guard: 'public' },
+  { file: 'credit-history.tsx', guard: 'signed-in', path: '/credit-history', calls: ['GET'] },
+  { file: 'email-verified.tsx', guard: 'public' },
+  { file: 'forgot-password.tsx', guard: 'public' },
+  { file: 'generate-video.tsx', guard: 'generateVideos', path: '/generate-video', calls: ['GET', 'POST'] },
+  { file: 'generate.tsx', guard: 'signed-in', path: '/generate', calls: ['POST'] },
+  { file: 'healthz.ts', guard: 'public' },
+  { file: 'history.tsx', guard: 'signed-in', path: '/history', calls: ['GET', 'POST'] },
+  { file: 'login.tsx', guard: 'public' },
+  { file: 'logout.ts', guard: 'public' },
+  { file: 'media.$.ts', guard: 'public' },
+  { file: 'payment-review.tsx', guard: 'reviewPayments', path: '/payment-review', calls: ['GET', 'POST'] },
+  { file: 'profile.tsx', guard: 'signed-in', path: '/profile', calls: ['GET', 'POST'] },
+  { file: 'purchase-credits.tsx', guard: 'signed-in', path: '/purchase-credits', calls: ['GET', 'POST'] },
+  { file: 'register.tsx', guard: 'public' },
+  { file: 'robots[.]txt.ts', guard: 'public' },
+  { file: 'sitemap[.]xml.ts', guard: 'public' },
+  { file: 'update-case.tsx', guard: 'manageGallery', path: '/update-case', calls: ['GET', 'POST'] },
+  { file: 'user-management.tsx', guard: 'manageUsers', path: '/user-management', calls: ['GET', 'POST'] },
+]
+
+type Viewer = 'guest' | Role | 'owner'
+const viewers: Viewer[] = ['guest', 'user', 'admin', 'superadmin', 'owner']
+const tokens: Partial<Record<Viewer, string>> = {}
+
+beforeAll(async () => {
+  for (const role of ['user', 'admin', 'superadmin'] as const) tokens[role] = (await createTestUser({ role })).token
+  tokens.owner = (await createTestUser({ role: 'user', email: OWNER_EMAIL, emailVerified: true })).token
+})
+
+function allowed(viewer: Viewer, guard: Guard) {
+  if (guard === 'public') return true
+  if (viewer === 'guest') return false
+  if (guard === 'signed-in') return true
+  return permissionsOf(viewer === 'owner' ? 'user' : viewer, viewer === 'owner').includes(guard)
+}
+
+/** What a refused request must answer, from the table's rule for the guard. */
+function expectedRefusal(viewer: Viewer, guard: Guard, api: boolean) {
+  if (viewer === 'guest') {
+    const rule = guard === 'signed-in' || guard === 'public' ? null : permissionRules[guard]
+    if (api || rule?.guests === 'refuse') return { status: 401 }
+    return { status: 302, location: /^\/login\?redirectTo=/ }
+  }
+  const rule = permissionRules[guard as Permission]
+  if (!api && rule.others === 'home') return { status: 302, location: /^\/$/ }
+  return { status: 403 }
+}
+
+test('every route file is in the walk, and its source asks for the guard listed', () => {
+  const files = fs.readdirSync('app/routes').sort()
+  expect(routes.map((route) => route.file).sort()).toEqual(files)
+  for (const route of routes) {
+    const source = fs.readFileSync(`app/routes/${route.file}`, 'utf8')
+    if (route.guard === 'signed-in') expect(source, route.file).toContain('requireUser(request)')
+    else if (route.guard !== 'public' && !source.includes('galleryAction')) {
+      expect(source, route.file).toContain(`requirePermission(request, '${route.guard}')`)
+    }
+  }
+})
+
+const guarded = routes.filter((route) => route.calls)
+const cases = guarded.flatMap((route) =>
+  route.calls!.flatMap((method) => viewers.map((viewer) => [route.file, method, viewer, route] as const)),
+)
+
+test.each(cases)('%s %s as %s', async (_file, method, viewer, route) => {
+  const module = (await import(`#app/routes/${route.file}`)) as Module
+  const handler = method === 'GET' ? module.loader : module.action
+  expect(handler, `${route.file} has a handler for ${method}`).toBeTypeOf('function')
+  const api = route.path!.startsWith('/api/')
+  const request = makeRequest(route.path!, {
+    method,
+    token: tokens[viewer],
+    ...(method === 'GET' ? {} : api ? { json: {} } : { body: new URLSearchParams({ intent: 'none' }) }),
+    headers: method === 'GET' || api ? {} : { 'content-type': 'application/x-www-form-urlencoded' },
+  })
+  const response = await callRoute(handler as never, request, route.params)
+  if (allowed(viewer, route.guard)) {
+    expect(response.status, 'not refused').not.toBe(401)
+    expect(response.status).not.toBe(403)
+    expect(response.headers.get('location') ?? '').not.toMatch(/^\/login|^\/$/)
+    return
+  }
+  const refusal = expectedRefusal(viewer, route.guard, api)
+  expect(response.status).toBe(refusal.status)
+  if ('location' in refusal) expect(response.headers.get('location')).toMatch(refusal.location!)
+  if (api) expect(await response.json()).toEqual({ message: expect.any(String) })
+})
+
+test('the table: roles grow upwards, and the owner account gets the admin screens and videos', () => {
+  expect(permissionsOf('user', false)).toEqual([])
+  expect(permissionsOf('admin', false)).toEqual(['manageGallery'])
+  expect(permissionsOf('superadmin', false)).toEqual(Object.keys(permissionRules))
+  expect(permissionsOf('user', true).sort()).toEqual(['generateVideos', 'manageGallery'])
+})
