@@ -4,7 +4,7 @@ import { percentile, round, startProcess } from './lib.ts'
 
 /** 50 gallery templates, as rows (the page renders from rows; the image bytes are not fetched). */
 async function seedTemplates(db: DB, count: number) {
-  await db.deleteFrom('inspiration_images').execute()
+  await db.deleteFrom('templates').execute()
   const rows = Array.from({ length: count }, (_, index) => ({
     name: `Template ${index + 1}`,
     style: ['portrait', 'fashion', 'travel', 'oil_painting'][index % 4],
@@ -17,7 +17,7 @@ async function seedTemplates(db: DB, count: number) {
     width: 1024,
     height: 1024 + (index % 3) * 128,
   }))
-  await db.insertInto('inspiration_images').values(rows).execute()
+  await db.insertInto('templates').values(rows).execute()
 }
 
 /** Issue 9: JavaScript shipped on the first visit to / (gzip) and server render time of / with 50 templates. */

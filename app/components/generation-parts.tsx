@@ -2,7 +2,6 @@ import { Link, useNavigate, useRevalidator } from '@remix-run/react'
 import { useEffect, useState, type ReactNode } from 'react'
 import {
   announceTaskSubmitted,
-  fromServerTask,
   TASK_UPDATED_EVENT,
   taskFromSubmission,
   taskStatusText,
@@ -21,8 +20,8 @@ export type GenerationDialog = { kind: 'purchase' | 'error'; message: string }
  * The task a generator page shows: the one its loader found (after a submission without
  * JavaScript), then the one it submitted. The Today's Tasks sidebar polls it; the page takes its updates.
  */
-export function useShownTask(loaded: Parameters<typeof fromServerTask>[0] | null) {
-  const [current, setCurrent] = useState<ClientTask | null>(() => (loaded ? fromServerTask(loaded) : null))
+export function useShownTask(loaded: ClientTask | null) {
+  const [current, setCurrent] = useState<ClientTask | null>(loaded)
   useEffect(() => {
     const onUpdate = (event: Event) => {
       const task = (event as CustomEvent<ClientTask>).detail

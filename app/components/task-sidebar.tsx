@@ -4,7 +4,6 @@ import { useRootData } from '#app/hooks/use-root-data.ts'
 import {
   downloadName,
   downloadUrl,
-  fromServerTask,
   isActive,
   mergeTasks,
   POLL_INTERVAL_MS,
@@ -44,7 +43,7 @@ export function TaskSidebar() {
     }
     fetch('/api/async-image/tasks/today', { signal: controller.signal })
       .then((response) => (response.ok ? response.json() : { tasks: [] }))
-      .then((body: { tasks: Parameters<typeof fromServerTask>[0][] }) => load(body.tasks.map(fromServerTask)))
+      .then((body: { tasks: ClientTask[] }) => load(body.tasks))
       .catch(() => {
         if (!controller.signal.aborted) load([]) // offline: the saved tasks still show
       })
@@ -137,7 +136,7 @@ async function readTask(task: ClientTask): Promise<ClientTask | 'gone' | null> {
     const response = await fetch(taskUrl(task))
     if (response.status === 404) return 'gone'
     if (!response.ok) return null
-    return { ...fromServerTask(await response.json()), submittedAt: task.submittedAt }
+    return { ...((await response.json()) as ClientTask), submittedAt: task.submittedAt }
   } catch {
     return null
   }

@@ -54,7 +54,7 @@ import {
   videoCost,
   videoGenerationSchema,
   type VideoMode,
-  type VideoQualityChoice,
+  type VideoQuality,
 } from '#app/features/generation/video-generation-form.ts'
 import generateStyles from '#app/styles/generate.css'
 import videoStyles from '#app/styles/generate-video.css'
@@ -99,7 +99,7 @@ export async function action({ request }: ActionFunctionArgs) {
   })
 }
 
-type Costs = Record<VideoQualityChoice, number>
+type Costs = Record<VideoQuality, number>
 
 export default function GenerateVideo() {
   const { costs, offlineRenderer, task: loadedTask } = useLoaderData<typeof loader>()
@@ -165,7 +165,7 @@ function VideoForm({ costs, onSubmitted, onDialog }: VideoFormProps) {
   const [mode, setMode] = useState<VideoMode>(fields.mode.initialValue === 'text' ? 'text' : 'image')
   const [portrait, setPortrait] = useState(fields.aspectRatio.initialValue === '9:16')
   const [resolution, setResolution] = useState(fields.resolution.initialValue === '1280p' ? '1280p' : '720p')
-  const [quality, setQuality] = useState<VideoQualityChoice>(fields.quality.initialValue === 'fast' ? 'fast' : 'stable')
+  const [quality, setQuality] = useState<VideoQuality>(fields.quality.initialValue === 'fast' ? 'fast' : 'stable')
   const [prompt, setPrompt] = useState(fields.prompt.initialValue ?? '')
   const [preview, showPreview] = useFilePreview()
   const [fileError, setFileError] = useState<string | null>(null)
@@ -183,7 +183,7 @@ function VideoForm({ costs, onSubmitted, onDialog }: VideoFormProps) {
     onSubmitted,
   })
   function send(formData: FormData) {
-    return request.send(formData, { type: 'video_generation', status: 'queued', description: 'Generate pet video' })
+    return request.send(formData, { type: 'video', description: 'Generate pet video' })
   }
 
   function chooseImage(event: ChangeEvent<HTMLInputElement>) {
@@ -308,7 +308,7 @@ function VideoForm({ costs, onSubmitted, onDialog }: VideoFormProps) {
           {getCollectionProps(fields.quality, { type: 'radio', options: [...QUALITIES] }).map(({ key, ...props }) => (
             <label key={key} className="mode-option">
               <input {...props} onChange={() => setQuality(props.value === 'fast' ? 'fast' : 'stable')} />
-              {qualityLabels[props.value as VideoQualityChoice]} ({costs[props.value as VideoQualityChoice]} credits)
+              {qualityLabels[props.value as VideoQuality]} ({costs[props.value as VideoQuality]} credits)
             </label>
           ))}
         </div>

@@ -177,7 +177,7 @@ export default function Generate() {
       window.alert(LOGIN_FIRST)
       return navigate(`/login?redirectTo=${PAGE}`)
     }
-    return request.send(formData, { type: template ? 'template' : 'image-generation' })
+    return request.send(formData, { type: 'image', source: template ? 'template' : 'generate' })
   }
 
   function previewPhoto(event: ChangeEvent<HTMLInputElement>) {

@@ -1,20 +1,26 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { ZodError } from 'zod'
-import { recordApiCall } from '#app/features/analytics/events.server.ts'
 import { errorResponse, HttpError } from './http.server.ts'
 
 type Handler<Args> = (args: Args) => Promise<Response>
 
+type AnswerListener = (request: Request, status: number) => void
+const answerListeners: AnswerListener[] = []
+
+/** Lets a feature see every API answer (the analytics count them) without this module knowing it. */
+export function onApiAnswer(listener: AnswerListener) {
+  answerListeners.push(listener)
+}
+
 /**
  * Wraps an /api route handler so that every failure answers JSON `{ message }` with the right
  * status: thrown Responses pass through, HttpErrors keep their status, zod errors are 400s, and
- * anything unexpected is logged and answered as a plain 500 without internals. Each call is
- * counted in the analytics (api_call events).
+ * anything unexpected is logged and answered as a plain 500 without internals.
  */
 export function apiHandler<Args extends LoaderFunctionArgs | ActionFunctionArgs>(handler: Handler<Args>) {
   return async (args: Args) => {
     const response = await answer(handler, args)
-    recordApiCall(args.request, response.status)
+    for (const listener of answerListeners) listener(args.request, response.status)
     return response
   }
 }

@@ -9,6 +9,7 @@ type Json<T> = ColumnType<T, string | T, string | T>
 export type Role = 'user' | 'admin' | 'superadmin'
 export type TaskKind = 'image' | 'video'
 export type TaskStatus = 'queued' | 'processing' | 'completed' | 'failed'
+export type TaskSource = 'generate' | 'template'
 export type LedgerType = 'earn' | 'spend' | 'purchase' | 'adjustment'
 export type PaymentMethod = 'paypal_me' | 'usdt_trc20' | 'usdt_erc20'
 export type ProofStatus = 'pending' | 'approved' | 'rejected'
@@ -73,7 +74,7 @@ export interface GenerationTasksTable {
   id: Generated<string>
   user_id: string
   kind: TaskKind
-  source: Generated<'generate' | 'template'>
+  source: Generated<TaskSource>
   status: Generated<TaskStatus>
   progress: Generated<number>
   params: Json<Record<string, unknown>>
@@ -117,7 +118,7 @@ export interface CreditTransactionsTable {
   created_at: CreatedAt
 }
 
-export interface InspirationImagesTable {
+export interface TemplatesTable {
   id: Generated<string>
   name: Generated<string>
   style: string
@@ -163,7 +164,7 @@ export interface Database {
   generation_tasks: GenerationTasksTable
   payment_proofs: PaymentProofsTable
   credit_transactions: CreditTransactionsTable
-  inspiration_images: InspirationImagesTable
+  templates: TemplatesTable
   analytics_events: AnalyticsEventsTable
   provider_checks: ProviderChecksTable
 }
@@ -172,5 +173,5 @@ export type User = Selectable<UsersTable>
 export type NewUser = Insertable<UsersTable>
 export type GenerationTask = Selectable<GenerationTasksTable>
 export type PaymentProof = Selectable<PaymentProofsTable>
-export type InspirationImage = Selectable<InspirationImagesTable>
+export type Template = Selectable<TemplatesTable>
 export type SystemConfig = Selectable<SystemConfigTable>

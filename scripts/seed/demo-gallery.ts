@@ -10,7 +10,7 @@ import { createLocalImageProvider } from '#worker/providers/image/local.ts'
 import type { GeneratorStyle } from '#app/features/generation/prompt.ts'
 import { type Accessory, drawPet, type PetSpec } from './demo-pet-drawing.ts'
 import type { OtherParamKey } from '#app/features/gallery/gallery-shared.ts'
-import { createInspirationImage } from '#app/features/gallery/templates.server.ts'
+import { createTemplate } from '#app/features/gallery/templates.server.ts'
 
 type Coat = Pick<PetSpec, 'species' | 'fur' | 'light' | 'dark' | 'ears' | 'eyePatch' | 'stripes' | 'eyes'>
 
@@ -83,7 +83,7 @@ export const DEMO_TEMPLATE_COUNT = DEMO_TEMPLATES.length
 
 /** Fills an empty gallery with the demo templates; a gallery with any image is left alone. Answers how many were added. */
 export async function seedDemoGallery(db: DB, storage: MediaStorage): Promise<number> {
-  const existing = await db.selectFrom('inspiration_images').select('id').limit(1).executeTakeFirst()
+  const existing = await db.selectFrom('templates').select('id').limit(1).executeTakeFirst()
   if (existing) return 0
   // Oldest first in time, so the gallery (newest first) shows them in the order listed.
   const ordered = DEMO_TEMPLATES.map((template, index) => ({ template, index })).reverse()
@@ -92,7 +92,7 @@ export async function seedDemoGallery(db: DB, storage: MediaStorage): Promise<nu
     const images = await Promise.all(batch.map(({ template, index }) => renderDemo(template, index)))
     // Inserted one by one in order: created_at decides the gallery's order.
     for (const [position, { template }] of batch.entries()) {
-      await createInspirationImage(db, storage, {
+      await createTemplate(db, storage, {
         image: images[position],
         style: template.style,
         name: template.name,

@@ -8,7 +8,7 @@ import { action as createStyle, loader as listStyles } from '#app/routes/api.ima
 import { action as updateCase } from '#app/routes/api.image.update-case.ts'
 import { loader as media } from '#app/routes/media.$.ts'
 import { defaultGalleryStyles } from '../../scripts/seed/defaults.ts'
-import type { InspirationImageJson } from '#app/features/gallery/gallery-shared.ts'
+import type { TemplateJson } from '#app/features/gallery/gallery-shared.ts'
 import { getStorage } from '#app/utils/storage.server.ts'
 
 withOwnDataDir()
@@ -130,7 +130,7 @@ describe('POST /api/image/update-case', () => {
       personification: 'no',
     })
     expect(status).toBe(201)
-    const image: InspirationImageJson = body.image
+    const image: TemplateJson = body.image
     expect(image).toMatchObject({
       name: 'Beach day',
       width: 1200,
@@ -193,7 +193,7 @@ describe('GET /api/image/all', () => {
     const second = (await uploadPng(admin, { name: 'Newer', style: 'sports' })).body.image
     const response = await callRoute(listAll, makeRequest('/api/image/all'))
     expect(response.status).toBe(200)
-    const list: InspirationImageJson[] = await response.json()
+    const list: TemplateJson[] = await response.json()
     const ids = list.map((image) => image._id)
     expect(ids.indexOf(second._id)).toBeLessThan(ids.indexOf(first._id))
     expect(list.find((image) => image._id === second._id)).toEqual(second)
@@ -216,7 +216,7 @@ describe('DELETE /api/image/delete/inspiration/{id}', () => {
     for (const url of [image.imageUrl, image.originalImageUrl, image.thumbnailUrl]) {
       expect(await getStorage().stat(keyOf(url))).toBeNull()
     }
-    const list: InspirationImageJson[] = await (await callRoute(listAll, makeRequest('/api/image/all'))).json()
+    const list: TemplateJson[] = await (await callRoute(listAll, makeRequest('/api/image/all'))).json()
     expect(list.some((entry) => entry._id === image._id)).toBe(false)
   })
 

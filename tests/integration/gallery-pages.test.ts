@@ -1,7 +1,7 @@
 import sharp from 'sharp'
-import { createInspirationImage } from '#app/features/gallery/templates.server.ts'
+import { createTemplate } from '#app/features/gallery/templates.server.ts'
 import { action as galleryAction, loader as galleryLoader } from '#app/routes/_index.tsx'
-import { action as updateCaseAction, loader as updateCaseLoader } from '#app/routes/update-case.tsx'
+import { action as templateUploadAction, loader as templateUploadLoader } from '#app/routes/update-case.tsx'
 import { getDb } from '#app/utils/db.server.ts'
 import { getStorage } from '#app/utils/storage.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
@@ -29,20 +29,20 @@ function postForm(path: string, fields: Record<string, string | File>, token?: s
 
 describe('/update-case', () => {
   test('guests are sent to /login and plain users get a 403 (the page shows Access Denied)', async () => {
-    const guest = await callRoute(updateCaseLoader, makeRequest('/update-case'))
+    const guest = await callRoute(templateUploadLoader, makeRequest('/update-case'))
     expect(guest.status).toBe(302)
     expect(guest.headers.get('location')).toMatch(/^\/login/)
-    const plain = await callRoute(updateCaseLoader, makeRequest('/update-case', { token: user }))
+    const plain = await callRoute(templateUploadLoader, makeRequest('/update-case', { token: user }))
     expect(plain.status).toBe(403)
     const posted = await callRoute(
-      updateCaseAction,
+      templateUploadAction,
       postForm('/update-case', { intent: 'style', value: 'x', label: 'X' }, user),
     )
     expect(posted.status).toBe(403)
   })
 
   test('admins see the gallery styles', async () => {
-    const response = await callRoute(updateCaseLoader, makeRequest('/update-case', { token: admin }))
+    const response = await callRoute(templateUploadLoader, makeRequest('/update-case', { token: admin }))
     expect(response.status).toBe(200)
     const { styles } = await response.json()
     expect(styles).toContainEqual({ value: 'oil_painting', label: 'Oil Painting' })
@@ -50,7 +50,7 @@ describe('/update-case', () => {
 
   test('the template form without an image answers the field error', async () => {
     const response = await callRoute(
-      updateCaseAction,
+      templateUploadAction,
       postForm('/update-case', { intent: 'template', image: new File([], ''), style: 'travel' }, admin),
     )
     expect(response.status).toBe(400)
@@ -62,39 +62,39 @@ describe('/update-case', () => {
   test('the template form stores the upload; a non-image is a form error', async () => {
     const image = photoFile(await png(11), 'case.png', 'image/png')
     const fields = { intent: 'template', image, style: 'festival', templatePrompt: 'Party time', name: 'Party' }
-    const response = await callRoute(updateCaseAction, postForm('/update-case', fields, admin))
+    const response = await callRoute(templateUploadAction, postForm('/update-case', fields, admin))
     expect(response.status).toBe(200)
     expect((await response.json()).message).toBe('Template "Party" uploaded successfully.')
     const row = await getDb()
-      .selectFrom('inspiration_images')
+      .selectFrom('templates')
       .selectAll()
       .where('name', '=', 'Party')
       .executeTakeFirst()
     expect(row).toMatchObject({ style: 'festival', template_prompt: 'Party time', width: 300, height: 400 })
 
     const text = new File(['plain text'], 'case.png', { type: 'image/png' })
-    const refused = await callRoute(updateCaseAction, postForm('/update-case', { ...fields, image: text }, admin))
+    const refused = await callRoute(templateUploadAction, postForm('/update-case', { ...fields, image: text }, admin))
     expect(refused.status).toBe(400)
     expect((await refused.json()).result.error[''][0]).toMatch(/Unsupported file type/)
   })
 
   test('the style form creates a style, and answers a duplicate or a missing label as form errors', async () => {
     const created = await callRoute(
-      updateCaseAction,
+      templateUploadAction,
       postForm('/update-case', { intent: 'style', value: 'retro', label: 'Retro' }, admin),
     )
     expect(created.status).toBe(200)
     expect((await created.json()).message).toBe('Style "Retro" (retro) created.')
 
     const duplicate = await callRoute(
-      updateCaseAction,
+      templateUploadAction,
       postForm('/update-case', { intent: 'style', value: 'retro', label: 'Retro 2' }, admin),
     )
     expect(duplicate.status).toBe(409)
     expect((await duplicate.json()).result.error['']).toEqual(['Style already exists'])
 
     const noLabel = await callRoute(
-      updateCaseAction,
+      templateUploadAction,
       postForm('/update-case', { intent: 'style', value: 'neon' }, admin),
     )
     expect(noLabel.status).toBe(400)
@@ -104,7 +104,7 @@ describe('/update-case', () => {
 
 describe('the gallery page', () => {
   async function storedTemplate(name: string) {
-    return createInspirationImage(getDb(), getStorage(), {
+    return createTemplate(getDb(), getStorage(), {
       image: await png(name.length * 20),
       style: 'portrait',
       name,

@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { DEMO_TEMPLATE_COUNT, seedDemoGallery } from '../../scripts/seed/demo-gallery.ts'
-import { listInspirationImages } from '#app/features/gallery/templates.server.ts'
+import { listTemplates } from '#app/features/gallery/templates.server.ts'
 import { defaultGalleryStyles } from '../../scripts/seed/defaults.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { createLocalStorage, getMediaBytes } from '#app/utils/storage.server.ts'
@@ -17,7 +17,7 @@ test(
   { timeout: 180_000 },
   async () => {
     expect(await seedDemoGallery(getDb(), storage)).toBe(DEMO_TEMPLATE_COUNT)
-    const images = await listInspirationImages(getDb())
+    const images = await listTemplates(getDb())
     expect(images).toHaveLength(DEMO_TEMPLATE_COUNT)
     expect(DEMO_TEMPLATE_COUNT).toBeGreaterThanOrEqual(18)
 
@@ -39,6 +39,6 @@ test(
     expect(new Set(images.map((image) => image.width)).size).toBeGreaterThan(1)
 
     expect(await seedDemoGallery(getDb(), storage)).toBe(0)
-    expect(await listInspirationImages(getDb())).toHaveLength(DEMO_TEMPLATE_COUNT)
+    expect(await listTemplates(getDb())).toHaveLength(DEMO_TEMPLATE_COUNT)
   },
 )

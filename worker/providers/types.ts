@@ -10,16 +10,12 @@ export interface ImageInput {
   mimeType: ImageMimeType
 }
 
-/** The structured options of the generator's Guide mode (spec section 2, /generate). */
-export interface GuidedOptions {
-  personification: 'yes' | 'no'
-  clothingTop: string
-  accessories: string
-  clothingPants: string
-  clothingShoes: string
-  action: string
-  background: string
-}
+// What a user chose is the generation domain's; providers take it as it is.
+import type { GuidedOptions } from '#app/features/generation/prompt.ts'
+import type { VideoAspectRatio, VideoQuality, VideoResolution } from '#app/features/generation/video-generation-form.ts'
+
+export type { GuidedOptions } from '#app/features/generation/prompt.ts'
+export type { VideoAspectRatio, VideoQuality, VideoResolution } from '#app/features/generation/video-generation-form.ts'
 
 export interface ImageRequest {
   /** The pet photo first, then up to five reference images (Customize mode). */
@@ -47,10 +43,6 @@ export interface ImageProvider {
   readonly name: string
   generate(request: ImageRequest, context: ProviderContext): Promise<GeneratedMedia>
 }
-
-export type VideoAspectRatio = '16:9' | '9:16'
-export type VideoResolution = '720p' | '1280p'
-export type VideoQuality = 'stable' | 'fast'
 
 export interface VideoRequest {
   mode: 'image' | 'text'

@@ -1,5 +1,5 @@
 import { Form, Link } from '@remix-run/react'
-import { DISPLAY_WIDTH, type InspirationImageJson, THUMBNAIL_WIDTH } from '#app/features/gallery/gallery-shared.ts'
+import { DISPLAY_WIDTH, type TemplateJson, THUMBNAIL_WIDTH } from '#app/features/gallery/gallery-shared.ts'
 
 // Column widths of the masonry grid in gallery.css (4, 3 or 2 columns inside a 1200 px page).
 const GRID_SIZES =
@@ -9,7 +9,7 @@ const GRID_SIZES =
 export const GUEST_TEMPLATE_ALERT = 'Please log in first to use templates'
 
 /** Both renditions with their real widths (a narrow original was never enlarged). */
-export function gallerySrcSet(image: Pick<InspirationImageJson, 'thumbnailUrl' | 'imageUrl' | 'width'>): string {
+export function gallerySrcSet(image: Pick<TemplateJson, 'thumbnailUrl' | 'imageUrl' | 'width'>): string {
   const small = Math.min(THUMBNAIL_WIDTH, image.width)
   const large = Math.min(DISPLAY_WIDTH, image.width)
   const candidates = [`${image.thumbnailUrl} ${small}w`]
@@ -18,7 +18,7 @@ export function gallerySrcSet(image: Pick<InspirationImageJson, 'thumbnailUrl' |
 }
 
 interface GalleryCardProps {
-  image: InspirationImageJson
+  image: TemplateJson
   styleLabel: string
   /** The first images load at once; the rest when scrolled near. */
   eager: boolean

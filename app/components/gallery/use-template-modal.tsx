@@ -1,11 +1,7 @@
 import { Link, useNavigate, useRevalidator } from '@remix-run/react'
 import { type FormEvent, useEffect, useState } from 'react'
 import { UrlModal } from '#app/components/url-modal.tsx'
-import {
-  type InspirationImageJson,
-  TEMPLATE_HANDOFF_KEY,
-  type TemplateHandoff,
-} from '#app/features/gallery/gallery-shared.ts'
+import { type TemplateJson, TEMPLATE_HANDOFF_KEY, type TemplateHandoff } from '#app/features/gallery/gallery-shared.ts'
 import { announceTaskSubmitted } from '#app/features/generation/task-client.ts'
 
 type Outcome =
@@ -23,7 +19,7 @@ const FAILED = 'Failed to generate the image, please try again later.'
  * 'template' (the spec's multipart fields), or hands the template to /generate for customising.
  * Opened by ?template=<id>; closing follows the link without it.
  */
-export function UseTemplateModal({ image, closeHref }: { image: InspirationImageJson; closeHref: string }) {
+export function UseTemplateModal({ image, closeHref }: { image: TemplateJson; closeHref: string }) {
   const navigate = useNavigate()
   const revalidator = useRevalidator()
   const [photoPreview, setPhotoPreview] = useState<string | null>(null)
@@ -54,7 +50,12 @@ export function UseTemplateModal({ image, closeHref }: { image: InspirationImage
         return setOutcome({ kind: 'error', message: body.message ?? FAILED, needPurchase: Boolean(body.needPurchase) })
       }
       setOutcome({ kind: 'queued' })
-      announceTaskSubmitted({ id: body.taskId, type: 'template', description: `Template: ${image.name}` })
+      announceTaskSubmitted({
+        id: body.taskId,
+        type: 'image',
+        source: 'template',
+        description: `Template: ${image.name}`,
+      })
       revalidator.revalidate() // the header's credit balance changed
     } catch {
       setOutcome({ kind: 'error', message: FAILED, needPurchase: false })

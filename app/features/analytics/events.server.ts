@@ -4,6 +4,7 @@ import { getDb } from '#app/utils/db.server.ts'
 import { lookupLocation } from '#app/utils/geo.server.ts'
 import { getClientIp } from '#app/utils/request.server.ts'
 import { PAGE_VIEW_BEACON_PATH } from './beacon.ts'
+import { onApiAnswer } from '#app/utils/api.server.ts'
 
 /**
  * Recording of analytics events. A request only appends to an in-memory queue; the queue is written
@@ -159,6 +160,8 @@ export function recordApiCall(request: Request, status: number) {
   if (uncountedApiPaths.some((pattern) => pattern.test(path))) return
   recordEvent({ type: 'api_call', clientIp: getClientIp(request), path, details: { method: request.method, status } })
 }
+// The server build loads every route, and with them this module, before it answers a request.
+onApiAnswer(recordApiCall)
 
 type SignInMethod = 'password' | 'google'
 

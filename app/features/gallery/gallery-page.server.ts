@@ -3,7 +3,7 @@ import { requirePermission } from '#app/utils/permissions.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { HttpError } from '#app/utils/http.server.ts'
 import { getStorage } from '#app/utils/storage.server.ts'
-import { deleteInspirationImage, listInspirationImages } from './templates.server.ts'
+import { deleteTemplate, listTemplates } from './templates.server.ts'
 import { listStyles } from './styles.server.ts'
 
 /**
@@ -12,7 +12,7 @@ import { listStyles } from './styles.server.ts'
  */
 export async function loadGallery() {
   const db = getDb()
-  const [styles, images] = await Promise.all([listStyles(db), listInspirationImages(db)])
+  const [styles, images] = await Promise.all([listStyles(db), listTemplates(db)])
   return json({ styles, images })
 }
 
@@ -21,7 +21,7 @@ export async function galleryAction(request: Request) {
   await requirePermission(request, 'manageGallery')
   const form = await request.formData()
   try {
-    await deleteInspirationImage(getDb(), getStorage(), String(form.get('id') ?? ''))
+    await deleteTemplate(getDb(), getStorage(), String(form.get('id') ?? ''))
   } catch (error) {
     if (error instanceof HttpError) return json({ message: error.message }, { status: error.status })
     throw error

@@ -1,5 +1,5 @@
 /**
- * What the gallery's server and browser code share: the API shape of an inspiration image, the image
+ * What the gallery's server and browser code share: the API shape of a template, the image
  * sizes stored for it, and the zod schemas of the Update Case forms (the page and the API validate
  * with the same ones).
  */
@@ -24,7 +24,7 @@ export type OtherParamKey = (typeof OTHER_PARAM_KEYS)[number]
 export type OtherParams = Record<OtherParamKey, string> & { templatePrompt: string }
 
 /** GET /api/image/all answers a list of these. */
-export interface InspirationImageJson {
+export interface TemplateJson {
   _id: string
   imageUrl: string
   originalImageUrl: string

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { z } from 'zod'
-import type { InspirationImage } from '#app/utils/db-schema.ts'
+import type { Template } from '#app/utils/db-schema.ts'
 import type { DB } from '#app/utils/db.server.ts'
 import { badRequest, notFound } from '#app/utils/http.server.ts'
 import { makeThumbnail, normalizeUploadedImage } from '#app/utils/images.server.ts'
@@ -8,7 +8,7 @@ import { mediaUrl } from '#app/utils/media-url.ts'
 import { type MediaStorage, mediaKey } from '#app/utils/storage.server.ts'
 import {
   DISPLAY_WIDTH,
-  type InspirationImageJson,
+  type TemplateJson,
   OTHER_PARAM_KEYS,
   type OtherParamKey,
   type OtherParams,
@@ -17,9 +17,16 @@ import {
 } from './gallery-shared.ts'
 import { requireGalleryStyle } from './styles.server.ts'
 
+/**
+ * The gallery's templates: a picture with the prompt and options it was made with, which a user
+ * applies to their own pet. The spec names the same thing "inspiration image" and "case" in its
+ * URLs (/inspiration, /update-case, /api/image/delete/inspiration/:id); the code says template.
+ */
+
+// Storage keys made before the rename keep this prefix; keys are content-hashed, so it stays.
 const KEY_PREFIX = 'inspiration'
 
-export function toInspirationJson(row: InspirationImage): InspirationImageJson {
+export function toTemplateJson(row: Template): TemplateJson {
   const stored = row.other_params
   const otherParams = Object.fromEntries(OTHER_PARAM_KEYS.map((key) => [key, stored[key] ?? ''])) as OtherParams
   otherParams.templatePrompt = row.template_prompt
@@ -36,18 +43,13 @@ export function toInspirationJson(row: InspirationImage): InspirationImageJson {
   }
 }
 
-/** Every inspiration image, newest first. */
-export async function listInspirationImages(db: DB): Promise<InspirationImageJson[]> {
-  const rows = await db
-    .selectFrom('inspiration_images')
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id')
-    .execute()
-  return rows.map(toInspirationJson)
+/** Every template, newest first. */
+export async function listTemplates(db: DB): Promise<TemplateJson[]> {
+  const rows = await db.selectFrom('templates').selectAll().orderBy('created_at', 'desc').orderBy('id').execute()
+  return rows.map(toTemplateJson)
 }
 
-export interface NewInspirationImage {
+export interface NewTemplate {
   /** Untrusted bytes: checked by content, re-encoded without metadata. */
   image: Buffer
   style: string
@@ -62,11 +64,7 @@ export interface NewInspirationImage {
  * Stores a template: the cleaned original plus its 480 and 960 px WebP renditions (made once, here),
  * under content-hashed keys, then its row. The style must be a gallery style.
  */
-export async function createInspirationImage(
-  db: DB,
-  storage: MediaStorage,
-  input: NewInspirationImage,
-): Promise<InspirationImageJson> {
+export async function createTemplate(db: DB, storage: MediaStorage, input: NewTemplate): Promise<TemplateJson> {
   const style = await requireGalleryStyle(db, input.style)
   const original = await normalizeUploadedImage(input.image)
   const [thumbnail, display] = await Promise.all([
@@ -82,7 +80,7 @@ export async function createInspirationImage(
   )
   const otherParams = Object.fromEntries(OTHER_PARAM_KEYS.map((key) => [key, input.otherParams[key] ?? '']))
   const row = await db
-    .insertInto('inspiration_images')
+    .insertInto('templates')
     .values({
       name: input.name || style.label,
       style: style.value,
@@ -98,7 +96,7 @@ export async function createInspirationImage(
     })
     .returningAll()
     .executeTakeFirstOrThrow()
-  return toInspirationJson(row)
+  return toTemplateJson(row)
 }
 
 /** An Update Case upload (API or page), validated by templateUploadSchema, stored for `adminId`. */
@@ -107,8 +105,8 @@ export async function createTemplateFromUpload(
   storage: MediaStorage,
   upload: TemplateUpload,
   adminId: string,
-): Promise<InspirationImageJson> {
-  return createInspirationImage(db, storage, {
+): Promise<TemplateJson> {
+  return createTemplate(db, storage, {
     image: Buffer.from(await upload.image.arrayBuffer()),
     style: upload.style,
     name: upload.name,
@@ -122,17 +120,17 @@ export async function createTemplateFromUpload(
 const imageId = z.string().uuid()
 
 /**
- * Deletes an inspiration image and its stored files. Keys are content-hashed, so the same upload
+ * Deletes a template and its stored files. Keys are content-hashed, so the same upload
  * twice shares files: only files no remaining row points at are removed.
  */
-export async function deleteInspirationImage(db: DB, storage: MediaStorage, id: string): Promise<void> {
+export async function deleteTemplate(db: DB, storage: MediaStorage, id: string): Promise<void> {
   if (!imageId.safeParse(id).success) throw badRequest('Invalid image id')
   const unusedKeys = await db.transaction().execute(async (tx) => {
-    const row = await tx.deleteFrom('inspiration_images').where('id', '=', id).returningAll().executeTakeFirst()
+    const row = await tx.deleteFrom('templates').where('id', '=', id).returningAll().executeTakeFirst()
     if (!row) throw notFound('Image not found')
     const keys = [row.image_key, row.thumbnail_key, row.display_key]
     const stillUsed = await tx
-      .selectFrom('inspiration_images')
+      .selectFrom('templates')
       .select(sql<string>`unnest(array[image_key, thumbnail_key, display_key])`.as('key'))
       .where((eb) =>
         eb.or([eb('image_key', 'in', keys), eb('thumbnail_key', 'in', keys), eb('display_key', 'in', keys)]),

@@ -4,7 +4,6 @@
  * what the worker understands. Pure and free of Node-only APIs.
  */
 import { z } from 'zod'
-import type { GuidedOptions } from '#worker/providers/types.ts'
 
 export const GUIDED_FIELD_MAX_LENGTH = 200
 export const PROMPT_MAX_LENGTH = 4000
@@ -15,6 +14,17 @@ export type GeneratorStyle = (typeof GENERATOR_STYLES)[number]
 
 // `.default('')` because conform turns an empty form field into undefined.
 const guidedText = z.string().trim().max(GUIDED_FIELD_MAX_LENGTH).default('')
+
+/** The structured options of the generator's Guide mode (spec section 2, /generate). */
+export interface GuidedOptions {
+  personification: 'yes' | 'no'
+  clothingTop: string
+  accessories: string
+  clothingPants: string
+  clothingShoes: string
+  action: string
+  background: string
+}
 
 export const guidedOptionsSchema = z.object({
   personification: z.enum(['yes', 'no']).default('no'),

@@ -3,40 +3,20 @@
  * localStorage under `tasks`, the status texts, merging saved and fetched tasks, and the two window
  * events pages use to talk to the Today's Tasks sidebar:
  *
- * - `pawtrait:task-submitted` (detail: { id, type, status?, description? }): a page submitted a task;
+ * - `pawtrait:task-submitted` (detail: SubmittedTask): a page submitted a task;
  *   the sidebar adds it, opens, and polls it. Fire it with `announceTaskSubmitted`.
  * - `pawtrait:task-updated` (detail: ClientTask): the sidebar read a newer state of a task.
  */
 
-export type TaskType = 'image' | 'video'
-export type TaskStatus = 'queued' | 'processing' | 'completed' | 'failed'
+import type { ClientTask } from './task-view.ts'
 
-export interface ClientTask {
-  id: string
-  type: TaskType
-  status: TaskStatus
-  progress: number
-  queuePosition?: number
-  totalInQueue?: number
-  runningTasks?: number
-  result?: { imageUrl?: string; videoUrl?: string } | null
-  error?: string | null
-  source?: 'generate' | 'template'
-  description: string
-  submittedAt: string
-  createdAt: string
-}
+export type { ClientTask } from './task-view.ts'
 
 export const TASKS_STORAGE_KEY = 'tasks'
 export const TASK_SUBMITTED_EVENT = 'pawtrait:task-submitted'
 export const TASK_UPDATED_EVENT = 'pawtrait:task-updated'
 export const POLL_INTERVAL_MS = 2000
 export const USER_REFRESH_DELAY_MS = 500
-
-/** `video_generation` is a video; `image-generation` and `template` (used at creation) are images. */
-export function normalizeTaskType(type: string): TaskType {
-  return type === 'video' || type === 'video_generation' ? 'video' : 'image'
-}
 
 export const isActive = (task: Pick<ClientTask, 'status'>) => task.status === 'queued' || task.status === 'processing'
 
@@ -97,31 +77,21 @@ function isClientTask(value: unknown): value is ClientTask & { ownerId?: unknown
   return typeof task?.id === 'string' && typeof task.status === 'string' && typeof task.submittedAt === 'string'
 }
 
-/** A task answered by the task API (or the today list) in the client shape. */
-export function fromServerTask(task: Omit<ClientTask, 'type'> & { type: string }): ClientTask {
-  return { ...task, type: normalizeTaskType(task.type) }
-}
-
 export function taskUrl(task: Pick<ClientTask, 'id' | 'type'>) {
   return `/api/async-${task.type}/task/${encodeURIComponent(task.id)}`
 }
 
-export interface SubmittedTask {
-  id: string
-  /** image, image-generation, template, video or video_generation */
-  type: string
-  status?: TaskStatus
-  description?: string
-}
+/** What a page knows of a task it has just submitted; the rest comes with the first read. */
+export type SubmittedTask = Pick<ClientTask, 'id' | 'type'> & Partial<Pick<ClientTask, 'source' | 'description'>>
 
 export function taskFromSubmission(submitted: SubmittedTask, now = new Date()): ClientTask {
-  const type = normalizeTaskType(submitted.type)
+  const { type } = submitted
   return {
     id: submitted.id,
     type,
-    status: submitted.status ?? 'queued',
+    status: 'queued',
     progress: 0,
-    source: submitted.type === 'template' ? 'template' : 'generate',
+    source: submitted.source ?? 'generate',
     description: submitted.description ?? (type === 'video' ? 'Generate pet video' : 'Generate pet portrait'),
     submittedAt: now.toISOString(),
     createdAt: now.toISOString(),
@@ -134,7 +104,7 @@ export function announceTaskSubmitted(task: SubmittedTask) {
 }
 
 /** File names of downloads: pet-portrait-…, pet-art-… for template results, pet-video-… (spec section 9). */
-export function downloadName(task: { id: string; type: TaskType; source?: 'generate' | 'template' }) {
+export function downloadName(task: Pick<ClientTask, 'id' | 'type' | 'source'>) {
   const prefix = task.type === 'video' ? 'pet-video' : task.source === 'template' ? 'pet-art' : 'pet-portrait'
   return `${prefix}-${task.id.slice(0, 8)}`
 }

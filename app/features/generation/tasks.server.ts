@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { z } from 'zod'
 import type { GenerationTask, TaskKind } from '#app/utils/db-schema.ts'
+import type { TaskView } from './task-view.ts'
 import type { DB, Tx } from '#app/utils/db.server.ts'
 import { HttpError, notFound } from '#app/utils/http.server.ts'
 import { enqueueJob } from '#app/utils/jobs.server.ts'
@@ -114,7 +115,7 @@ function selectTasksWithQueue(db: DB) {
 type TaskWithQueue = GenerationTask & { queue_position: number; total_in_queue: number; running_tasks: number }
 
 /** A task as the task API and the sidebar answer it (spec section 3, Task). */
-export function toTaskView(task: TaskWithQueue, maxConcurrentTasks: number) {
+export function toTaskView(task: TaskWithQueue, maxConcurrentTasks: number): TaskView {
   const url = mediaUrl(task.result_key)
   return {
     id: task.id,
@@ -133,8 +134,6 @@ export function toTaskView(task: TaskWithQueue, maxConcurrentTasks: number) {
     submittedAt: task.created_at.toISOString(),
   }
 }
-
-export type TaskView = ReturnType<typeof toTaskView>
 
 /** The user's own task of that kind, or null (someone else's task is as unknown as a missing one). */
 export async function findTaskView(db: DB, userId: string, taskId: string, kind: TaskKind, maxConcurrent: number) {

@@ -1,4 +1,4 @@
-import type { VideoAspectRatio, VideoResolution } from '#worker/providers/types.ts'
+import type { VideoAspectRatio, VideoResolution } from './video-generation-form.ts'
 
 export interface VideoSize {
   width: number

@@ -15,7 +15,9 @@ export const RESOLUTIONS = ['720p', '1280p'] as const
 export const QUALITIES = ['stable', 'fast'] as const
 
 export type VideoMode = (typeof VIDEO_MODES)[number]
-export type VideoQualityChoice = (typeof QUALITIES)[number]
+export type VideoAspectRatio = (typeof ASPECT_RATIOS)[number]
+export type VideoResolution = (typeof RESOLUTIONS)[number]
+export type VideoQuality = (typeof QUALITIES)[number]
 
 export const modeLabels: Record<VideoMode, string> = { image: 'Image to Video', text: 'Text to Video' }
 export const aspectRatioLabels: Record<(typeof ASPECT_RATIOS)[number], string> = {
@@ -26,7 +28,7 @@ export const resolutionLabels: Record<(typeof RESOLUTIONS)[number], string> = {
   '720p': '720p Standard',
   '1280p': '1280p Higher',
 }
-export const qualityLabels: Record<VideoQualityChoice, string> = { stable: 'Stable', fast: 'Fast' }
+export const qualityLabels: Record<VideoQuality, string> = { stable: 'Stable', fast: 'Fast' }
 
 export const MAX_VIDEO_IMAGE_MB = 10
 export const FILE_TOO_LARGE = `File size should not exceed ${MAX_VIDEO_IMAGE_MB}MB`
@@ -72,7 +74,7 @@ export type VideoGenerationForm = z.output<typeof videoGenerationSchema>
 /** The credits a video of that quality costs, from the system config's two video costs. */
 export function videoCost(
   costs: { videoGenerationCreditCost: number; fastVideoGenerationCreditCost: number },
-  quality: VideoQualityChoice,
+  quality: VideoQuality,
 ) {
   return quality === 'fast' ? costs.fastVideoGenerationCreditCost : costs.videoGenerationCreditCost
 }

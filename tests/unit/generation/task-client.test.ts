@@ -2,7 +2,6 @@ import { creditHistoryError } from '#app/features/credits/credit-history-errors.
 import {
   downloadName,
   mergeTasks,
-  normalizeTaskType,
   readSavedTasks,
   saveTasks,
   taskFromSubmission,
@@ -15,6 +14,7 @@ const at = (hours: number, day = 23) => new Date(2026, 10, day, hours).toISOStri
 const task = (id: string, submittedAt: string, extra: Partial<ClientTask> = {}): ClientTask => ({
   id,
   type: 'image',
+  source: 'generate',
   status: 'queued',
   progress: 0,
   description: 'Generate pet portrait',
@@ -31,16 +31,17 @@ test('status texts of spec section 4', () => {
   expect(taskStatusText({ status: 'failed', type: 'video' })).toBe('Failed')
 })
 
-test('task types are normalised; a new video task starts queued as "Generate pet video"', () => {
-  expect(normalizeTaskType('video_generation')).toBe('video')
-  expect(normalizeTaskType('image-generation')).toBe('image')
-  expect(normalizeTaskType('template')).toBe('image')
-  expect(taskFromSubmission({ id: 'v1', type: 'video_generation' }, now)).toMatchObject({
+test('a new video task starts queued as "Generate pet video"; a template task keeps its source', () => {
+  expect(taskFromSubmission({ id: 'v1', type: 'video' }, now)).toMatchObject({
     type: 'video',
     status: 'queued',
     description: 'Generate pet video',
   })
-  expect(taskFromSubmission({ id: 't1', type: 'template' }, now).source).toBe('template')
+  expect(taskFromSubmission({ id: 't1', type: 'image', source: 'template' }, now).source).toBe('template')
+  expect(taskFromSubmission({ id: 'i1', type: 'image' }, now)).toMatchObject({
+    source: 'generate',
+    description: 'Generate pet portrait',
+  })
 })
 
 test('saved and fetched tasks merge by id, only today’s, newest first', () => {
@@ -70,7 +71,7 @@ test('download names use the spec prefixes', () => {
   const id = '0123456789abcdef'
   expect(downloadName({ id, type: 'image', source: 'generate' })).toBe('pet-portrait-01234567')
   expect(downloadName({ id, type: 'image', source: 'template' })).toBe('pet-art-01234567')
-  expect(downloadName({ id, type: 'video' })).toBe('pet-video-01234567')
+  expect(downloadName({ id, type: 'video', source: 'generate' })).toBe('pet-video-01234567')
 })
 
 test('credit history failures read as the spec says', () => {
