@@ -65,11 +65,7 @@ describe('/update-case', () => {
     const response = await callRoute(templateUploadAction, postForm('/update-case', fields, admin))
     expect(response.status).toBe(200)
     expect((await response.json()).message).toBe('Template "Party" uploaded successfully.')
-    const row = await getDb()
-      .selectFrom('templates')
-      .selectAll()
-      .where('name', '=', 'Party')
-      .executeTakeFirst()
+    const row = await getDb().selectFrom('templates').selectAll().where('name', '=', 'Party').executeTakeFirst()
     expect(row).toMatchObject({ style: 'festival', template_prompt: 'Party time', width: 300, height: 400 })
 
     const text = new File(['plain text'], 'case.png', { type: 'image/png' })
