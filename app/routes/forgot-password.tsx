@@ -11,7 +11,8 @@ import {
   sendPasswordResetCode,
 } from '#app/features/accounts/account-codes.server.ts'
 import { forgotPasswordSchema, parseAccountForm, resetPasswordSchema } from '#app/features/accounts/account-schemas.ts'
-import { accountFormError, type AccountActionData, readForm } from '#app/features/accounts/account-form.server.ts'
+import type { AccountActionData } from '#app/features/accounts/account-form.server.ts'
+import { formErrorResponse, readFormData } from '#app/utils/form-errors.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getClientIp } from '#app/utils/request.server.ts'
 import { seo } from '#app/utils/seo.ts'
@@ -32,7 +33,7 @@ const intentOf = (intent: FormDataEntryValue | null, step: Step) =>
 const schemaFor = (intent: 'send' | 'reset') => (intent === 'send' ? forgotPasswordSchema : resetPasswordSchema)
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await readForm(request)
+  const formData = await readFormData(request)
   const step: Step = formData.get('step') === 'reset' ? 'reset' : 'email'
   const ip = getClientIp(request)
   return intentOf(formData.get('intent'), step) === 'send' ? sendCode(formData, step, ip) : reset(formData, ip)
@@ -45,7 +46,7 @@ async function sendCode(formData: FormData, step: Step, ip: string) {
   try {
     await sendPasswordResetCode(getDb(), submission.value.email, ip)
   } catch (error) {
-    return accountFormError(error, submission, { step })
+    return formErrorResponse<AccountActionData>(error, submission, { step })
   }
   return json<AccountActionData>({
     result: submission.reply(),
@@ -63,7 +64,7 @@ async function reset(formData: FormData, ip: string) {
   try {
     await resetPassword(getDb(), submission.value, ip)
   } catch (error) {
-    return accountFormError(error, submission, { step: 'reset' })
+    return formErrorResponse<AccountActionData>(error, submission, { step: 'reset' })
   }
   return json<AccountActionData>({
     result: submission.reply({ resetForm: true }),

@@ -4,7 +4,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { FormError, TextField } from '#app/components/text-field.tsx'
 import { isEmailVerificationEnabled, logIn } from '#app/features/accounts/account.server.ts'
 import { loginSchema, parseAccountForm } from '#app/features/accounts/account-schemas.ts'
-import { accountFormError, type AccountActionData, readForm } from '#app/features/accounts/account-form.server.ts'
+import type { AccountActionData } from '#app/features/accounts/account-form.server.ts'
+import { formErrorResponse, readFormData } from '#app/utils/form-errors.server.ts'
 import { getOptionalUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
@@ -33,14 +34,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await readForm(request)
+  const formData = await readFormData(request)
   const submission = parseAccountForm(formData, loginSchema)
   if (submission.status !== 'success') return json<AccountActionData>({ result: submission.reply() }, { status: 400 })
   try {
     const session = await logIn(getDb(), submission.value, getClientIp(request))
     return redirect(safeRedirectPath(formData.get('redirectTo')), { headers: { 'Set-Cookie': session.cookie } })
   } catch (error) {
-    return accountFormError(error, submission)
+    return formErrorResponse<AccountActionData>(error, submission)
   }
 }
 

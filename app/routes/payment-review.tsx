@@ -76,7 +76,7 @@ async function review(formData: FormData, reviewer: User) {
         : `Rejected the payment proof from ${proof.owner_name}.`
     return json<FormActionData>({ form, result: submission.reply({ resetForm: true }), message })
   } catch (error) {
-    return formErrorResponse(error, submission, form)
+    return formErrorResponse(error, submission, { form: form })
   }
 }
 

@@ -7,11 +7,11 @@ import { updateAvatar } from '#app/features/accounts/avatar.server.ts'
 import { toPublicUser } from '#app/features/accounts/user.server.ts'
 import type { User } from '#app/utils/db-schema.ts'
 import { parseAccountForm, profileSchema } from '#app/features/accounts/account-schemas.ts'
-import { accountFormError, type AccountActionData, readForm } from '#app/features/accounts/account-form.server.ts'
+import type { AccountActionData } from '#app/features/accounts/account-form.server.ts'
 import { getRequestToken } from '#app/utils/auth.server.ts'
 import { requireUser } from '#app/utils/permissions.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { formErrorResponse } from '#app/utils/form-errors.server.ts'
+import { formErrorResponse, readFormData } from '#app/utils/form-errors.server.ts'
 import { badRequest } from '#app/utils/http.server.ts'
 import { readMultipartForm } from '#app/utils/multipart.server.ts'
 import { seo } from '#app/utils/seo.ts'
@@ -40,7 +40,7 @@ async function changeAvatar(request: Request, user: User) {
     if (!(picture instanceof File) || picture.size === 0) throw badRequest('Please choose a picture to upload')
     await updateAvatar(getDb(), user, Buffer.from(await picture.arrayBuffer()))
   } catch (error) {
-    return formErrorResponse(error, undefined, 'avatar')
+    return formErrorResponse(error, undefined, { form: 'avatar' })
   }
   return json<AccountActionData>({
     result: { status: 'success' },
@@ -50,12 +50,12 @@ async function changeAvatar(request: Request, user: User) {
 }
 
 async function changeProfile(request: Request, user: User) {
-  const submission = parseAccountForm(await readForm(request), profileSchema)
+  const submission = parseAccountForm(await readFormData(request), profileSchema)
   if (submission.status !== 'success') return json<AccountActionData>({ result: submission.reply() }, { status: 400 })
   try {
     await updateProfile(getDb(), user, submission.value, await getRequestToken(request))
   } catch (error) {
-    return accountFormError(error, submission)
+    return formErrorResponse<AccountActionData>(error, submission)
   }
   const result = submission.reply({ hideFields: ['password'] })
   return json<AccountActionData>({ result, message: 'Profile updated successfully', form: 'profile' })

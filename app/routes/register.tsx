@@ -6,7 +6,8 @@ import { FormError, TextField } from '#app/components/text-field.tsx'
 import { registrationCodeSentMessage, sendRegistrationCode } from '#app/features/accounts/account-codes.server.ts'
 import { isEmailVerificationEnabled, register } from '#app/features/accounts/account.server.ts'
 import { parseAccountForm, registerFormSchema, sendCodeSchema } from '#app/features/accounts/account-schemas.ts'
-import { accountFormError, type AccountActionData, readForm } from '#app/features/accounts/account-form.server.ts'
+import type { AccountActionData } from '#app/features/accounts/account-form.server.ts'
+import { formErrorResponse, readFormData } from '#app/utils/form-errors.server.ts'
 import { getOptionalUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getClientIp } from '#app/utils/request.server.ts'
@@ -28,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await readForm(request)
+  const formData = await readFormData(request)
   const ip = getClientIp(request)
   return formData.get('intent') === 'send-code' ? sendCode(formData, ip) : createAccount(formData, ip)
 }
@@ -39,7 +40,7 @@ async function sendCode(formData: FormData, ip: string) {
   try {
     await sendRegistrationCode(getDb(), submission.value.email, ip)
   } catch (error) {
-    return accountFormError(error, submission)
+    return formErrorResponse<AccountActionData>(error, submission)
   }
   return json<AccountActionData>({
     result: submission.reply(),
@@ -58,7 +59,7 @@ async function createAccount(formData: FormData, ip: string) {
     const next = verificationEnabled ? '/email-verified?status=success' : '/'
     return redirect(next, { headers: { 'Set-Cookie': session.cookie } })
   } catch (error) {
-    return accountFormError(error, submission)
+    return formErrorResponse<AccountActionData>(error, submission)
   }
 }
 

@@ -40,7 +40,7 @@ export async function action({ request }: ActionFunctionArgs) {
     // Both forms are multipart, so one reader (with the upload limits) serves them.
     formData = await readMultipartForm(request)
   } catch (error) {
-    return formErrorResponse(error, undefined, TEMPLATE_FORM)
+    return formErrorResponse(error, undefined, { form: TEMPLATE_FORM })
   }
   return formData.get('intent') === STYLE_FORM ? createStyle(formData) : uploadTemplate(formData, admin)
 }
@@ -58,7 +58,7 @@ async function uploadTemplate(formData: FormData, admin: User) {
       message: `Template "${image.name}" uploaded successfully.`,
     })
   } catch (error) {
-    return formErrorResponse(error, submission, TEMPLATE_FORM)
+    return formErrorResponse(error, submission, { form: TEMPLATE_FORM })
   }
 }
 
@@ -75,7 +75,7 @@ async function createStyle(formData: FormData) {
       message: `Style "${style.label}" (${style.value}) created.`,
     })
   } catch (error) {
-    return formErrorResponse(error, submission, STYLE_FORM)
+    return formErrorResponse(error, submission, { form: STYLE_FORM })
   }
 }
 

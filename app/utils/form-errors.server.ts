@@ -5,17 +5,33 @@ import { HttpError } from './http.server.ts'
 /** What a conform page action answers: the submission result, and a success message or the form it belongs to. */
 export type FormActionData = { result: SubmissionResult<string[]>; message?: string; form?: string }
 
+/** The posted form; a malformed body is answered 400 (thrown, so the error boundary shows it) rather than a crash. */
+export async function readFormData(request: Request) {
+  try {
+    return await request.formData()
+  } catch {
+    throw json({ message: 'Invalid form data' }, { status: 400 })
+  }
+}
+
 /**
- * Answers an HttpError thrown while handling a form (an upload refused, a duplicate, a conflict) as a
- * form-level error with its status, so the page shows the message with or without JavaScript.
+ * Answers an HttpError thrown while handling a form (an upload refused, a duplicate, a refused code)
+ * with its status, so the page shows the message with or without JavaScript: beside its field when
+ * the error names one, else above the form. `extra` joins the answer (which form, which step).
  * Anything else is rethrown. Without a submission (the form could not be read) the values are lost.
  */
-export function formErrorResponse(error: unknown, submission?: Submission<unknown>, form?: string) {
+export function formErrorResponse<Data extends FormActionData = FormActionData>(
+  error: unknown,
+  submission?: Submission<unknown>,
+  extra: Partial<Data> = {},
+) {
   if (!(error instanceof HttpError)) throw error
-  const result: SubmissionResult<string[]> = submission
-    ? submission.reply({ formErrors: [error.message] })
-    : { status: 'error', error: { '': [error.message] } }
-  return json<FormActionData>({ result, form }, { status: error.status })
+  const result: SubmissionResult<string[]> = !submission
+    ? { status: 'error', error: { '': [error.message] } }
+    : error.field
+      ? submission.reply({ fieldErrors: { [error.field]: [error.message] } })
+      : submission.reply({ formErrors: [error.message] })
+  return json<Data>({ ...extra, result } as Data, { status: error.status })
 }
 
 /** The first message of a failed submission, for API answers. */

@@ -1,7 +1,4 @@
-import type { Submission } from '@conform-to/react'
-import { json } from '@remix-run/node'
 import type { FormActionData } from '#app/utils/form-errors.server.ts'
-import { HttpError } from '#app/utils/http.server.ts'
 
 /** What the account pages' actions answer: conform's result, a success message, and where the flow is. */
 export type AccountActionData = FormActionData & {
@@ -10,29 +7,4 @@ export type AccountActionData = FormActionData & {
   /** /forgot-password: whether the code and new-password fields are shown. */
   step?: 'email' | 'reset'
   done?: boolean
-}
-
-/** The posted form; a malformed body is answered 400 (thrown, so the error boundary shows it) rather than a crash. */
-export async function readForm(request: Request) {
-  try {
-    return await request.formData()
-  } catch {
-    throw json({ message: 'Invalid form data' }, { status: 400 })
-  }
-}
-
-/**
- * Answers an HttpError thrown while handling an account form with its status: a refused
- * verification code beside the code field, anything else above the form. Other errors are rethrown.
- */
-export function accountFormError(
-  error: unknown,
-  submission: Submission<unknown>,
-  extra: Partial<AccountActionData> = {},
-) {
-  if (!(error instanceof HttpError)) throw error
-  const result = error.field
-    ? submission.reply({ fieldErrors: { [error.field]: [error.message] } })
-    : submission.reply({ formErrors: [error.message] })
-  return json<AccountActionData>({ ...extra, result }, { status: error.status })
 }
