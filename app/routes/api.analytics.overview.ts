@@ -1,6 +1,7 @@
 import { promisify } from 'node:util'
 import { constants, gzip } from 'node:zlib'
 import { analyticsOverviewJson } from '#app/models/analytics-report.server.ts'
+import { keptPartOf } from '#app/models/analytics-retention.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { requireRole } from '#app/utils/auth.server.ts'
 import { dateRangeSchema } from '#app/utils/date-range.ts'
@@ -27,5 +28,7 @@ async function jsonAnswer(request: Request, body: string) {
 export const loader = apiHandler(async ({ request }) => {
   await requireRole(request, 'superadmin')
   const range = dateRangeSchema.parse(Object.fromEntries(new URL(request.url).searchParams))
-  return jsonAnswer(request, await analyticsOverviewJson(getDb(), range))
+  // Records exist only where raw events are kept (ANALYTICS_RAW_RETENTION_DAYS): the answer says from when.
+  const kept = await keptPartOf(getDb(), range)
+  return jsonAnswer(request, await analyticsOverviewJson(getDb(), kept.range, kept.recordsFrom))
 })
