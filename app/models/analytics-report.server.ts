@@ -90,7 +90,11 @@ export function locationCounts(db: DB, range: DateRange, limit?: number): Promis
  * to createdAt (plus details.paymentMethod and details.amount for payments). `recordsFrom`, when
  * raw-event retention cut the range short, is added as the date the answer covers from.
  */
-export async function analyticsOverviewJson(db: DB, range: DateRange, recordsFrom: string | null = null): Promise<string> {
+export async function analyticsOverviewJson(
+  db: DB,
+  range: DateRange,
+  recordsFrom: string | null = null,
+): Promise<string> {
   const fields = Object.entries(recordArrays).map(([field, type]) => createdAtRecordsJson(db, type, range).as(field))
   const [arrays, payments, locations] = await Promise.all([
     db.selectNoFrom(fields).executeTakeFirstOrThrow() as Promise<Record<string, string>>,

@@ -61,14 +61,16 @@ export async function deleteExpiredRawEvents(
       if (options.budgetMs !== undefined && performance.now() - started > options.budgetMs) {
         return { keptSince, deleted, done: false }
       }
+      // By ctid (a TID scan): a join on id would let the planner scan the whole table per batch.
       const { rows } = await sql<{ count: number; last: string | null }>`
-        WITH batch AS (
-          SELECT id, created_at FROM analytics_events
-          WHERE type = ${type} AND created_at < ${cutoff}
-            ${cursor === null ? sql`` : sql`AND created_at >= ${cursor}::timestamptz`}
-          ORDER BY created_at LIMIT ${BATCH_SIZE}
-        ), gone AS (
-          DELETE FROM analytics_events events USING batch WHERE events.id = batch.id RETURNING batch.created_at
+        WITH gone AS (
+          DELETE FROM analytics_events WHERE ctid = ANY(ARRAY(
+            SELECT ctid FROM analytics_events
+            WHERE type = ${type} AND created_at < ${cutoff}
+              ${cursor === null ? sql`` : sql`AND created_at >= ${cursor}::timestamptz`}
+            ORDER BY created_at LIMIT ${BATCH_SIZE}
+          ))
+          RETURNING created_at
         )
         SELECT count(*) AS count, max(created_at)::text AS last FROM gone
       `.execute(db)

@@ -117,14 +117,20 @@ export async function rollUpChangedDays(db: DB, detection: ChangeDetection, now 
     .select((eb) => eb.fn.max('id').as('highestId'))
     .executeTakeFirstOrThrow()
 
-  const changed = detection === 'new-events' ? await daysWithNewEvents(db, state.checked_through_id, highestId) : await daysWithChangedFingerprints(db, since, today)
+  const changed =
+    detection === 'new-events'
+      ? await daysWithNewEvents(db, state.checked_through_id, highestId)
+      : await daysWithChangedFingerprints(db, since, today)
   const stale = new Set(changed.filter((day) => day < today && (since === null || day >= since)))
   for (const day of await daysNeverRolledUp(db, [...stale], since, today)) stale.add(day)
 
   const days = [...stale].sort()
   for (const day of days) await rollUpDay(db, day)
   if (highestId !== null && Number(highestId) > state.checked_through_id) {
-    await db.updateTable('analytics_rollup_state').set({ checked_through_id: Number(highestId) }).execute()
+    await db
+      .updateTable('analytics_rollup_state')
+      .set({ checked_through_id: Number(highestId) })
+      .execute()
   }
   return days
 }

@@ -66,7 +66,10 @@ async function sourcesOf(db: DB, span: TimeSpan): Promise<Sources> {
 /** `SELECT … FROM (rollup rows UNION ALL raw rows)`: either part is left out when it has nothing to read. */
 function combine(
   sources: Sources,
-  parts: { rolled: (inDays: RawBuilder<unknown>) => RawBuilder<unknown>; raw: (inSpans: RawBuilder<unknown>) => RawBuilder<unknown> },
+  parts: {
+    rolled: (inDays: RawBuilder<unknown>) => RawBuilder<unknown>
+    raw: (inSpans: RawBuilder<unknown>) => RawBuilder<unknown>
+  },
 ) {
   const selects: Array<RawBuilder<unknown>> = []
   if (sources.rolledDays.length > 0) selects.push(parts.rolled(sql`day = ANY(${sources.rolledDays}::date[])`))

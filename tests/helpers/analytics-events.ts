@@ -92,8 +92,10 @@ export function expectedTotals(
 ) {
   const inSpan = events.filter((event) => event.at >= span.start && event.at < span.end)
   const ofType = (type: string) => inSpan.filter((event) => event.type === type)
-  const byCountThenName = <T extends { count: number }>(name: (row: T) => string) => (a: T, b: T) =>
-    b.count - a.count || (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0)
+  const byCountThenName =
+    <T extends { count: number }>(name: (row: T) => string) =>
+    (a: T, b: T) =>
+      b.count - a.count || (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0)
 
   const typeCounts = [...tally(inSpan.map((event) => event.type))]
     .filter(([type]) => options.countTypes.includes(type))

@@ -70,10 +70,25 @@ async function expectExactOverRandomSpans(count: number) {
 async function rollupRows() {
   const db = getDb()
   return {
-    days: await db.selectFrom('analytics_rollup_days').select(['day', 'event_count', 'max_event_id']).orderBy('day').execute(),
+    days: await db
+      .selectFrom('analytics_rollup_days')
+      .select(['day', 'event_count', 'max_event_id'])
+      .orderBy('day')
+      .execute(),
     counts: await db.selectFrom('analytics_daily_counts').selectAll().orderBy('day').orderBy('type').execute(),
-    methods: await db.selectFrom('analytics_daily_payment_methods').selectAll().orderBy('day').orderBy('method').execute(),
-    places: await db.selectFrom('analytics_daily_locations').selectAll().orderBy('day').orderBy('country').orderBy('city').execute(),
+    methods: await db
+      .selectFrom('analytics_daily_payment_methods')
+      .selectAll()
+      .orderBy('day')
+      .orderBy('method')
+      .execute(),
+    places: await db
+      .selectFrom('analytics_daily_locations')
+      .selectAll()
+      .orderBy('day')
+      .orderBy('country')
+      .orderBy('city')
+      .execute(),
   }
 }
 
@@ -87,7 +102,9 @@ describe('daily rollups', () => {
   test('the first pass rolls up every past day, empty ones too, and never today', async () => {
     const result = await maintainAnalytics(getDb(), { detection: 'new-events', now })
     const firstDay = toDateString(daysAgo(now, 40))
-    const expectedDays = Array.from({ length: 40 }, (_, index) => toDateString(new Date(daysAgo(now, 40).getTime() + index * DAY_MS)))
+    const expectedDays = Array.from({ length: 40 }, (_, index) =>
+      toDateString(new Date(daysAgo(now, 40).getTime() + index * DAY_MS)),
+    )
     expect(result?.rolledUp).toEqual(expectedDays)
     expect(await rolledDays()).toEqual(expectedDays)
     expect(expectedDays[0]).toBe(firstDay)
@@ -122,7 +139,13 @@ describe('daily rollups', () => {
   })
 
   test('a late event for a past day is found by the cron pass', async () => {
-    const late: SeedEvent = { type: 'page_view', at: new Date(daysAgo(now, 5).getTime() + 1000), country: 'JP', city: 'Tokyo', details: {} }
+    const late: SeedEvent = {
+      type: 'page_view',
+      at: new Date(daysAgo(now, 5).getTime() + 1000),
+      country: 'JP',
+      city: 'Tokyo',
+      details: {},
+    }
     await insertEvents([late])
     events.push(late)
     const result = await maintainAnalytics(getDb(), { detection: 'new-events', now })
@@ -144,17 +167,28 @@ describe('daily rollups', () => {
 
   test('events gone from a day (a restore of an older backup) are found by the fingerprint pass', async () => {
     const day = daysAgo(now, 12)
-    await sql`DELETE FROM analytics_events WHERE created_at >= ${day} AND created_at < ${new Date(day.getTime() + DAY_MS / 2)}`.execute(getDb())
-    events.splice(0, events.length, ...events.filter((event) => !(event.at >= day && event.at.getTime() < day.getTime() + DAY_MS / 2)))
+    await sql`DELETE FROM analytics_events WHERE created_at >= ${day} AND created_at < ${new Date(day.getTime() + DAY_MS / 2)}`.execute(
+      getDb(),
+    )
+    events.splice(
+      0,
+      events.length,
+      ...events.filter((event) => !(event.at >= day && event.at.getTime() < day.getTime() + DAY_MS / 2)),
+    )
     expect((await maintainAnalytics(getDb(), { detection: 'new-events', now }))?.rolledUp).toEqual([])
-    expect((await maintainAnalytics(getDb(), { detection: 'fingerprints', now }))?.rolledUp).toEqual([toDateString(day)])
+    expect((await maintainAnalytics(getDb(), { detection: 'fingerprints', now }))?.rolledUp).toEqual([
+      toDateString(day),
+    ])
     await expectExactOverRandomSpans(15)
   })
 
   test('a pass does nothing while another one runs, and the lock is free again afterwards', async () => {
     const nested = await withRollupLock(getDb(), () => maintainAnalytics(getDb(), { detection: 'new-events', now }))
     expect(nested).toBeNull()
-    expect(await maintainAnalytics(getDb(), { detection: 'new-events', now })).toEqual({ rolledUp: [], retention: null })
+    expect(await maintainAnalytics(getDb(), { detection: 'new-events', now })).toEqual({
+      rolledUp: [],
+      retention: null,
+    })
   })
 })
 
@@ -169,7 +203,10 @@ describe('raw-event retention', () => {
   beforeAll(async () => {
     token = (await createTestUser({ role: 'superadmin' })).token
     // Enough old page views for the deletion to take several batches.
-    const old = randomEvents(random, 12_000, daysAgo(now, 38), daysAgo(now, 30)).map((event) => ({ ...event, type: 'page_view' }))
+    const old = randomEvents(random, 12_000, daysAgo(now, 38), daysAgo(now, 30)).map((event) => ({
+      ...event,
+      type: 'page_view',
+    }))
     await insertEvents(old)
     events.push(...old)
     await maintainAnalytics(getDb(), { detection: 'new-events', now })
@@ -205,11 +242,18 @@ describe('raw-event retention', () => {
     events.push(...extra)
     await maintainAnalytics(getDb(), { detection: 'new-events', now })
     const later = new Date(now.getTime() + DAY_MS * 2)
-    const stopped = await maintainAnalytics(getDb(), { detection: 'new-events', now: later, retentionDays: 10, retentionBudgetMs: 0 })
+    const stopped = await maintainAnalytics(getDb(), {
+      detection: 'new-events',
+      now: later,
+      retentionDays: 10,
+      retentionBudgetMs: 0,
+    })
     expect(stopped?.retention).toMatchObject({ deleted: 0, done: false })
     const finished = await maintainAnalytics(getDb(), { detection: 'new-events', now: later, retentionDays: 10 })
     expect(finished?.retention?.done).toBe(true)
-    expect(finished?.retention?.deleted).toBe(events.filter((event) => event.at >= daysAgo(now, 10) && event.at < daysAgo(now, 8)).length)
+    expect(finished?.retention?.deleted).toBe(
+      events.filter((event) => event.at >= daysAgo(now, 10) && event.at < daysAgo(now, 8)).length,
+    )
   })
 
   test('the overview answers records only from the first kept day, and says so', async () => {
@@ -218,7 +262,9 @@ describe('raw-event retention', () => {
     const cut = await overview(start, today)
     expect(cut.recordsFrom).toBe(keptSince)
     const pageViews = cut.pageViews as Array<{ createdAt: string }>
-    expect(pageViews).toHaveLength(events.filter((event) => event.type === 'page_view' && event.at >= daysAgo(now, 8)).length)
+    expect(pageViews).toHaveLength(
+      events.filter((event) => event.type === 'page_view' && event.at >= daysAgo(now, 8)).length,
+    )
     expect(pageViews.every((record) => record.createdAt >= keptSince)).toBe(true)
 
     const inside = await overview(keptSince, today)

@@ -17,6 +17,8 @@ export const rollupAnalytics: Task = async (_payload, helpers) => {
   if (result.rolledUp.length > 0) helpers.logger.info(`rolled up ${result.rolledUp.length} analytics day(s)`)
   if (result.retention && result.retention.deleted > 0) {
     const { deleted, keptSince, done } = result.retention
-    helpers.logger.info(`deleted ${deleted} raw analytics event(s) before ${keptSince}${done ? '' : ' (more next time)'}`)
+    helpers.logger.info(
+      `deleted ${deleted} raw analytics event(s) before ${keptSince}${done ? '' : ' (more next time)'}`,
+    )
   }
 }
