@@ -1,4 +1,6 @@
 import { getDb } from '#app/utils/db.server.ts'
+// The offline renderer's seeded generator (mulberry32), so that a failure can be replayed.
+export { seededRandom as randomSource } from '#worker/providers/image/local/svg.ts'
 
 /**
  * Random analytics events for the rollup tests, and the dashboard's totals computed from them in
@@ -6,18 +8,6 @@ import { getDb } from '#app/utils/db.server.ts'
  */
 
 const DAY_MS = 24 * 60 * 60 * 1000
-
-/** A small seeded generator (mulberry32), so that a failure can be replayed. */
-export function randomSource(seed: number) {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 export interface SeedEvent {
   type: string
