@@ -10,10 +10,17 @@ const EVENTS = 1_000_000
 const RUNS = 20
 
 /**
- * A year of traffic, spread evenly: 55% page views, 30% API calls, then logins, registrations,
- * generations, template uses, purchases and payments. One in seven visitors has no known place.
+ * A year of traffic up to now, spread evenly and stored in time order: 55% page views, 30% API
+ * calls, then logins, registrations, generations, template uses, purchases and payments. One in
+ * seven visitors has no known place.
  */
-async function seedEvents(db: DB) {
+export async function seedEvents(db: DB, events = EVENTS) {
+  // Building the secondary indexes once afterwards is several times faster than growing them row by row.
+  const { rows: indexes } = await sql<{ name: string; definition: string }>`
+    SELECT indexname AS name, indexdef AS definition FROM pg_indexes
+    WHERE tablename = 'analytics_events' AND indexname <> 'analytics_events_pkey'
+  `.execute(db)
+  for (const index of indexes) await sql`DROP INDEX ${sql.id(index.name)}`.execute(db)
   await sql`
     INSERT INTO analytics_events (type, path, country, city, details, created_at)
     SELECT kind.type,
@@ -26,19 +33,20 @@ async function seedEvents(db: DB) {
         WHEN kind.type = 'api_call' THEN '{"method": "GET", "status": 200}'::jsonb
         ELSE '{}'::jsonb
       END,
-      now() - (g::float8 / ${EVENTS}) * interval '365 days'
-    FROM generate_series(1, ${EVENTS}) AS g
+      now() - ((${events} - g)::float8 / ${events}) * interval '365 days'
+    FROM generate_series(1, ${events}) AS g
     CROSS JOIN LATERAL (SELECT CASE
       WHEN g % 100 < 55 THEN 'page_view' WHEN g % 100 < 85 THEN 'api_call'
       WHEN g % 100 < 89 THEN 'user_login' WHEN g % 100 < 91 THEN 'user_register'
       WHEN g % 100 < 95 THEN 'image_generation' WHEN g % 100 < 97 THEN 'template_use'
       WHEN g % 100 < 98 THEN 'credit_purchase' ELSE 'payment' END AS type) AS kind
   `.execute(db)
+  for (const index of indexes) await sql.raw(index.definition).execute(db)
   // What autovacuum does on its own after a bulk insert: statistics and the visibility map for index-only scans.
   await sql`VACUUM ANALYZE analytics_events`.execute(db)
 }
 
-async function timed(run: () => Promise<unknown>) {
+export async function timed(run: () => Promise<unknown>) {
   for (let i = 0; i < 3; i++) await run() // warm up
   const timings: number[] = []
   for (let i = 0; i < RUNS; i++) {

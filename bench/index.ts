@@ -4,6 +4,7 @@
 import path from 'node:path'
 import { startEmbeddedPostgres } from '../scripts/embedded-postgres.ts'
 import { benchAnalytics } from './analytics.ts'
+import { benchAnalyticsRollups } from './analytics-rollups.ts'
 import { benchQueue, benchTaskReads, benchUploadMemory } from './generation.ts'
 import { scratchDatabase } from './lib.ts'
 import { benchPages } from './pages.ts'
@@ -15,6 +16,7 @@ const benches: Array<[string, Bench]> = [
   ['queue', benchQueue],
   ['upload-memory', benchUploadMemory],
   ['analytics', benchAnalytics],
+  ['analytics-rollups', benchAnalyticsRollups],
   ['pages', benchPages],
 ]
 

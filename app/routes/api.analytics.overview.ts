@@ -1,6 +1,7 @@
 import { promisify } from 'node:util'
 import { constants, gzip } from 'node:zlib'
 import { analyticsOverviewJson } from '#app/features/analytics/report.server.ts'
+import { keptPartOf } from '#app/features/analytics/retention.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
 import { dateRangeSchema } from '#app/features/analytics/date-range.ts'
@@ -27,5 +28,7 @@ async function jsonAnswer(request: Request, body: string) {
 export const loader = apiHandler(async ({ request }) => {
   await requirePermission(request, 'viewAnalytics')
   const range = dateRangeSchema.parse(Object.fromEntries(new URL(request.url).searchParams))
-  return jsonAnswer(request, await analyticsOverviewJson(getDb(), range))
+  // Records exist only where raw events are kept (ANALYTICS_RAW_RETENTION_DAYS): the answer says from when.
+  const kept = await keptPartOf(getDb(), range)
+  return jsonAnswer(request, await analyticsOverviewJson(getDb(), kept.range, kept.recordsFrom))
 })

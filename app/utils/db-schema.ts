@@ -146,6 +146,39 @@ export interface AnalyticsEventsTable {
   created_at: CreatedAt
 }
 
+/** Days are UTC calendar days, read and written as YYYY-MM-DD text. */
+export interface AnalyticsRollupDaysTable {
+  day: string
+  event_count: number
+  max_event_id: number | null
+  rolled_up_at: Generated<Timestamp>
+}
+
+export interface AnalyticsDailyCountsTable {
+  day: string
+  type: string
+  count: number
+}
+
+export interface AnalyticsDailyPaymentMethodsTable {
+  day: string
+  method: string
+  count: number
+}
+
+export interface AnalyticsDailyLocationsTable {
+  day: string
+  country: string
+  city: string
+  count: number
+}
+
+export interface AnalyticsRollupStateTable {
+  singleton: Generated<boolean>
+  checked_through_id: number
+  raw_events_since: string | null
+}
+
 export interface ProviderChecksTable {
   provider: string
   model: string
@@ -167,6 +200,11 @@ export interface Database {
   templates: TemplatesTable
   analytics_events: AnalyticsEventsTable
   provider_checks: ProviderChecksTable
+  analytics_rollup_days: AnalyticsRollupDaysTable
+  analytics_daily_counts: AnalyticsDailyCountsTable
+  analytics_daily_payment_methods: AnalyticsDailyPaymentMethodsTable
+  analytics_daily_locations: AnalyticsDailyLocationsTable
+  analytics_rollup_state: AnalyticsRollupStateTable
 }
 
 export type User = Selectable<UsersTable>

@@ -5,6 +5,8 @@ import { EnvError, getEnv } from './env.server.ts'
 
 // Answer bigint ids and counts as numbers (they stay far below 2^53 here).
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
+// Calendar dates (the analytics rollups' days) stay YYYY-MM-DD text, never a Date in the local time zone.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value)
 
 export type DB = Kysely<Database>
 export type Tx = Transaction<Database>

@@ -30,6 +30,8 @@ const schema = z
     WORKER_SHUTDOWN_GRACE_MS: positiveInt(30_000),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
     SEED_DEMO_GALLERY: onOff('on'),
+    // Unset: raw analytics events are kept for ever; N: those older than N days go once rolled up.
+    ANALYTICS_RAW_RETENTION_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional()),
 
     EMAIL_VERIFICATION: onOff('off'),
     SMTP_URL: optionalUrl,

@@ -10,6 +10,7 @@ export interface JobPayloads {
   generate_video: { taskId: string }
   expire_media: Record<string, never>
   recover_stalled_tasks: Record<string, never>
+  rollup_analytics: Record<string, never>
 }
 
 export type JobName = keyof JobPayloads

@@ -6,6 +6,7 @@ import { expireMedia } from './expire-media.ts'
 import { generateImage } from './generate-image.ts'
 import { generateVideo } from './generate-video.ts'
 import { recoverStalled } from './recover-stalled-tasks.ts'
+import { rollupAnalytics } from './rollup-analytics.ts'
 import { sendEmail } from './send-email.ts'
 
 /** Every job the web can enqueue (see JobPayloads in app/utils/jobs.server.ts) has its handler here. */
@@ -17,6 +18,7 @@ export const taskList: Partial<Record<JobName, TaskList[string]>> = {
   generate_video: generateVideo,
   expire_media: expireMedia,
   recover_stalled_tasks: recoverStalled,
+  rollup_analytics: rollupAnalytics,
 }
 
 /** Recurring jobs, in graphile-worker's crontab format (UTC). */
@@ -25,4 +27,5 @@ export const crontab = [
   '30 3 * * * cleanup_auth_records',
   '0 * * * * expire_media',
   '* * * * * recover_stalled_tasks',
+  '5,35 * * * * rollup_analytics',
 ].join('\n')

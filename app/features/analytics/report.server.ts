@@ -2,15 +2,14 @@ import { type RawBuilder, sql } from 'kysely'
 import type { DB } from '#app/utils/db.server.ts'
 import { type DateRange, daysOf } from './date-range.ts'
 import type { AnalyticsEventType } from './events.server.ts'
+import { cityLabel, countryLabel } from './grouping.server.ts'
+import { dashboardTotals } from './totals.server.ts'
 
 /**
  * Reading the analytics events of a date range. Every query filters on (type, created_at), which
  * the index analytics_events_type_created_idx answers; page-view locations come from a covering
  * partial index (migration 0005), so none of them reads the table itself.
  */
-
-const UNKNOWN = 'Unknown'
-const OTHER_PAYMENT_METHOD = 'Other'
 
 /** The overview's arrays of plain `{ createdAt }` records, by answer field. */
 const recordArrays = {
@@ -74,8 +73,8 @@ export interface LocationCount {
 
 /** Page views per place, busiest first; missing country or city reads Unknown. */
 export function locationCounts(db: DB, range: DateRange, limit?: number): Promise<LocationCount[]> {
-  const country = sql<string>`coalesce(country, ${sql.lit(UNKNOWN)})`
-  const city = sql<string>`coalesce(city, ${sql.lit(UNKNOWN)})`
+  const country = countryLabel
+  const city = cityLabel
   let query = eventsOfType(db, 'page_view', range)
     .select([country.as('country'), city.as('city'), (eb) => eb.fn.countAll<number>().as('count')])
     .groupBy([country, city])
@@ -88,9 +87,14 @@ export function locationCounts(db: DB, range: DateRange, limit?: number): Promis
 
 /**
  * The body of GET /api/analytics/overview as JSON text: the ten arrays of the spec, records trimmed
- * to createdAt (plus details.paymentMethod and details.amount for payments).
+ * to createdAt (plus details.paymentMethod and details.amount for payments). `recordsFrom`, when
+ * raw-event retention cut the range short, is added as the date the answer covers from.
  */
-export async function analyticsOverviewJson(db: DB, range: DateRange): Promise<string> {
+export async function analyticsOverviewJson(
+  db: DB,
+  range: DateRange,
+  recordsFrom: string | null = null,
+): Promise<string> {
   const fields = Object.entries(recordArrays).map(([field, type]) => createdAtRecordsJson(db, type, range).as(field))
   const [arrays, payments, locations] = await Promise.all([
     db.selectNoFrom(fields).executeTakeFirstOrThrow() as Promise<Record<string, string>>,
@@ -103,6 +107,7 @@ export async function analyticsOverviewJson(db: DB, range: DateRange): Promise<s
     `"paymentMethods":${paymentsJson}`,
     `"paymentAmounts":${paymentsJson}`,
     `"locations":${JSON.stringify(locations)}`,
+    ...(recordsFrom === null ? [] : [`"recordsFrom":${JSON.stringify(recordsFrom)}`]),
   ]
   return `{${parts.join(',')}}`
 }
@@ -127,41 +132,21 @@ const countedCards = {
   imageGenerations: 'image_generation',
 } as const satisfies Record<keyof AnalyticsSummary['counts'], AnalyticsEventType>
 
+/** Full history: whole days come from the daily rollups, the rest from raw events (dashboardTotals). */
 export async function analyticsSummary(db: DB, range: DateRange, locationLimit = 50): Promise<AnalyticsSummary> {
-  const inRange = db
-    .selectFrom('analytics_events')
-    .where('created_at', '>=', range.start)
-    .where('created_at', '<', range.end)
-  const day = sql<string>`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`
-  const method = sql<string>`coalesce(nullif(details->>'paymentMethod', ''), ${sql.lit(OTHER_PAYMENT_METHOD)})`
-
-  const [typeCounts, perDay, methods, locations] = await Promise.all([
-    inRange
-      .select(['type', (eb) => eb.fn.countAll<number>().as('count')])
-      .where('type', 'in', Object.values(countedCards))
-      .groupBy('type')
-      .execute(),
-    eventsOfType(db, 'image_generation', range)
-      .select([day.as('date'), (eb) => eb.fn.countAll<number>().as('count')])
-      .groupBy(day)
-      .execute(),
-    eventsOfType(db, 'payment', range)
-      .select([method.as('method'), (eb) => eb.fn.countAll<number>().as('count')])
-      .groupBy(method)
-      .orderBy('count', 'desc')
-      .orderBy('method')
-      .execute(),
-    locationCounts(db, range, locationLimit),
-  ])
-
-  const countOf = (type: AnalyticsEventType) => typeCounts.find((row) => row.type === type)?.count ?? 0
-  const perDayCount = new Map(perDay.map((row) => [row.date, row.count]))
+  const totals = await dashboardTotals(db, range, {
+    countTypes: Object.values(countedCards),
+    perDayType: 'image_generation',
+    locationLimit,
+  })
+  const countOf = (type: AnalyticsEventType) => totals.typeCounts.find((row) => row.type === type)?.count ?? 0
+  const perDayCount = new Map(totals.perDay.map((row) => [row.date, row.count]))
   return {
     counts: Object.fromEntries(
       Object.entries(countedCards).map(([card, type]) => [card, countOf(type)]),
     ) as AnalyticsSummary['counts'],
     imageGenerationsByDay: daysOf(range).map((date) => ({ date, count: perDayCount.get(date) ?? 0 })),
-    paymentMethods: methods,
-    locations,
+    paymentMethods: totals.paymentMethods,
+    locations: totals.locations,
   }
 }
