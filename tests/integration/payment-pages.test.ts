@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { action as reviewPageAction, loader as reviewPageLoader } from '#app/routes/payment-review.tsx'
 import { action as purchaseAction, loader as purchaseLoader } from '#app/routes/purchase-credits.tsx'
 import { getSystemConfig } from '#app/models/system-config.server.ts'
@@ -25,8 +26,8 @@ function postReviewPage(token: string, fields: Record<string, string>) {
   )
 }
 
-let counter = 0
-const transactionId = () => `PAGE-${Date.now()}-${++counter}`
+// Shaped like a TRC20 transaction id (64 hex); an ERC20 hash is this with 0x in front.
+const transactionId = () => randomBytes(32).toString('hex')
 
 describe('/purchase-credits', () => {
   test('guests are sent to /login', async () => {
@@ -41,7 +42,7 @@ describe('/purchase-credits', () => {
       creditOption: '300',
       customCredits: '',
       paymentMethod: 'usdt_erc20',
-      transactionId: transactionId(),
+      transactionId: `0x${transactionId()}`,
       paymentNote: '',
     })
     expect(response.status).toBe(200)

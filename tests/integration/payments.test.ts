@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
 import sharp from 'sharp'
 import { loader as walletLoader } from '#app/routes/api.config.usdt-wallet.ts'
@@ -17,8 +18,8 @@ process.env.PAYPAL_ME_URL = 'https://paypal.me/pawtrait-test'
 
 type ProofFields = Record<string, string | Blob>
 
-let transactionCounter = 0
-const uniqueTransactionId = () => `TX-${Date.now()}-${++transactionCounter}`
+// The shape of a TRC20 transaction id (the default method): 64 hex characters.
+const uniqueTransactionId = () => randomBytes(32).toString('hex').toUpperCase()
 
 async function submitProof(token: string | undefined, fields: ProofFields) {
   const body = new FormData()
@@ -184,7 +185,7 @@ describe('POST /api/image/submit-payment-proof', () => {
   test('a transaction ID is accepted once per method, case-insensitively, and again on another method', async () => {
     const first = await createTestUser()
     const second = await createTestUser()
-    const transactionId = uniqueTransactionId()
+    const transactionId = `0x${uniqueTransactionId()}`
     const accepted = await submitProof(first.token, { creditAmount: '100', paymentMethod: 'usdt_erc20', transactionId })
     expect(accepted.status).toBe(201)
 

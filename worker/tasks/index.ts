@@ -7,6 +7,7 @@ import { generateImage } from './generate-image.ts'
 import { generateVideo } from './generate-video.ts'
 import { recoverStalled } from './recover-stalled-tasks.ts'
 import { sendEmail } from './send-email.ts'
+import { verifyPayment } from './verify-payment.ts'
 
 /** Every job the web can enqueue (see JobPayloads in app/utils/jobs.server.ts) has its handler here. */
 export const taskList: Partial<Record<JobName, TaskList[string]>> = {
@@ -17,6 +18,7 @@ export const taskList: Partial<Record<JobName, TaskList[string]>> = {
   generate_video: generateVideo,
   expire_media: expireMedia,
   recover_stalled_tasks: recoverStalled,
+  verify_payment: verifyPayment,
 }
 
 /** Recurring jobs, in graphile-worker's crontab format (UTC). */
