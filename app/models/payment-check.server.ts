@@ -39,7 +39,7 @@ export interface CheckOutcome {
 }
 
 export const RECHECK_MS = 60_000
-/** Backoff after an outage: 1, 2, 4 … minutes, at most an hour, for at most this many failures (about 4 h). */
+/** After an outage the check is retried this many times, 1, 2, 4 … minutes apart, at most an hour (about 3 h in all). */
 export const MAX_FAILURES = 8
 const MAX_BACKOFF_MS = 60 * 60_000
 
