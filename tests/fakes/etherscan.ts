@@ -9,7 +9,7 @@
  * missing or wrong apikey ("Invalid API Key"), a missing chainid, an unknown module or action, and
  * the `rate_limit` mode ("Max rate limit reached"); a malformed txhash is a JSON-RPC `error`.
  */
-import { sendJson, startHttpFake, waitUnlessClosed } from './http-fake.ts'
+import { sendHtml, sendJson, stalledUntilClientLeft, startHttpFake } from './http-fake.ts'
 import { TRANSFER_EVENT, word, type FakeChainTransaction } from './chain-fixtures.ts'
 
 export type EtherscanMode = 'normal' | 'rate_limit' | 'garbage' | 'server_error' | 'slow'
@@ -38,23 +38,15 @@ export async function startEtherscanFake(options: { apiKey?: string } = {}): Pro
 
   const server = await startHttpFake(async (request, response) => {
     if (request.path !== '/v2/api') {
-      response.writeHead(404, { 'content-type': 'text/html' })
-      return void response.end('<html><body>404 - Page not found</body></html>')
+      return sendHtml(response, 404, '<html><body>404 - Page not found</body></html>')
     }
     const query = request.query
     requests.push(query)
     if (mode === 'server_error') {
-      response.writeHead(503, { 'content-type': 'text/html' })
-      return void response.end('<html><body>503 Service Temporarily Unavailable</body></html>')
+      return sendHtml(response, 503, '<html><body>503 Service Temporarily Unavailable</body></html>')
     }
-    if (mode === 'garbage') {
-      response.writeHead(200, { 'content-type': 'text/html' })
-      return void response.end('<!DOCTYPE html><html><body>Just a moment...</body></html>')
-    }
-    if (mode === 'slow') {
-      await waitUnlessClosed(response, 5_000)
-      if (!response.socket || response.socket.destroyed) return
-    }
+    if (mode === 'garbage') return sendHtml(response, 200, '<!DOCTYPE html><html><body>Just a moment...</body></html>')
+    if (mode === 'slow' && (await stalledUntilClientLeft(response))) return
     if (query.get('chainid') !== '1') {
       return sendJson(
         response,

@@ -9,7 +9,7 @@
  * A wrong TRON-PRO-API-KEY is refused with 401 as TronGrid does; modes stand in for a rate limit
  * (429), an answer that is not JSON, a server error and a node too slow to answer.
  */
-import { sendJson, startHttpFake, waitUnlessClosed } from './http-fake.ts'
+import { sendHtml, sendJson, stalledUntilClientLeft, startHttpFake } from './http-fake.ts'
 import { TRANSFER_EVENT, word, type FakeChainTransaction } from './chain-fixtures.ts'
 
 export type TronGridMode = 'normal' | 'rate_limit' | 'garbage' | 'server_error' | 'slow'
@@ -59,14 +59,8 @@ export async function startTronGridFake(options: { apiKey?: string } = {}): Prom
       })
     }
     if (mode === 'server_error') return sendJson(response, 503, { Error: 'Service Unavailable' })
-    if (mode === 'garbage') {
-      response.writeHead(200, { 'content-type': 'text/html' })
-      return void response.end('<html><body>upstream connect error</body></html>')
-    }
-    if (mode === 'slow') {
-      await waitUnlessClosed(response, 5_000)
-      if (!response.socket || response.socket.destroyed) return
-    }
+    if (mode === 'garbage') return sendHtml(response, 200, '<html><body>upstream connect error</body></html>')
+    if (mode === 'slow' && (await stalledUntilClientLeft(response))) return
     if (request.method !== 'POST' && request.method !== 'GET')
       return sendJson(response, 405, { Error: 'Method Not Allowed' })
 
@@ -86,8 +80,7 @@ export async function startTronGridFake(options: { apiKey?: string } = {}): Prom
       case '/walletsolidity/getnowblock':
         return sendJson(response, 200, nowBlock(solidified))
       default:
-        response.writeHead(404, { 'content-type': 'text/plain' })
-        return void response.end('404 Not Found')
+        return sendHtml(response, 404, '<html><body>404 Not Found</body></html>')
     }
   })
 

@@ -1,21 +1,40 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
-import { action as submitAction } from '#app/routes/api.image.submit-payment-proof.ts'
 import { verificationJobKey } from '#app/models/payment-verification.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { verifyPayment } from '#worker/tasks/verify-payment.ts'
-import { callRoute, makeRequest } from './app.ts'
+import { randomAccount, tronAddress } from '../fakes/chain-fixtures.ts'
+import { startEtherscanFake } from '../fakes/etherscan.ts'
+import { startTronGridFake } from '../fakes/trongrid.ts'
 import { jobHelpers } from './jobs.ts'
+import { submitProof } from './payments.ts'
 
-/** Submits a proof through POST /api/image/submit-payment-proof; answers status and body. */
-export async function submitProof(token: string, fields: Record<string, string>) {
-  const body = new FormData()
-  for (const [name, value] of Object.entries(fields)) body.append(name, value)
-  const response = await callRoute(
-    submitAction,
-    makeRequest('/api/image/submit-payment-proof', { method: 'POST', token, body }),
-  )
-  return { status: response.status, body: await response.json() }
+/**
+ * Starts the TronGrid and Etherscan fakes and points the app at them, with our wallets on both
+ * networks. Call at the top of a test file: getEnv() reads the variables on first use (the worker
+ * process a test starts inherits them).
+ */
+export async function startChainFakes(options: { autoApprove: boolean }) {
+  const tron = await startTronGridFake()
+  const etherscan = await startEtherscanFake()
+  const ourTronAccount = randomAccount()
+  const ourEthereumAccount = randomAccount()
+  process.env.USDT_TRC20_ADDRESS = tronAddress(ourTronAccount)
+  // Upper case on purpose: Ethereum addresses compare case-insensitively.
+  process.env.USDT_ERC20_ADDRESS = `0x${ourEthereumAccount.toUpperCase()}`
+  process.env.TRONGRID_API_URL = tron.url
+  process.env.TRONGRID_API_KEY = tron.apiKey
+  process.env.ETHERSCAN_API_URL = etherscan.apiUrl
+  process.env.ETHERSCAN_API_KEY = etherscan.apiKey
+  process.env.CHAIN_API_TIMEOUT_MS = '500'
+  process.env.PAYMENT_AUTO_APPROVE = options.autoApprove ? 'on' : 'off'
+  return {
+    tron,
+    etherscan,
+    ourTronAccount,
+    ourEthereumAccount,
+    close: () => Promise.all([tron.close(), etherscan.close()]),
+  }
 }
 
 /** A proof for 500 credits (25 USD) with the transaction id, which must be accepted. */

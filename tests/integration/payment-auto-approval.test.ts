@@ -8,35 +8,19 @@ import {
   ethereumTxhash,
   queuedCheck,
   runQueuedCheck,
+  startChainFakes,
   storedVerification,
   submitUsdtProof,
   tronTxid,
 } from '#tests/helpers/payment-checks.ts'
-import { proofStatus } from '#tests/helpers/payments.ts'
+import { creditsOf, proofStatus } from '#tests/helpers/payments.ts'
 import { startWorker, waitFor } from '#tests/helpers/worker-process.ts'
-import { ETHEREUM_USDT, randomAccount, TRON_USDT, tronAddress } from '#tests/fakes/chain-fixtures.ts'
-import { startEtherscanFake } from '#tests/fakes/etherscan.ts'
-import { startTronGridFake } from '#tests/fakes/trongrid.ts'
+import { ETHEREUM_USDT, randomAccount, TRON_USDT } from '#tests/fakes/chain-fixtures.ts'
 
 // PAYMENT_AUTO_APPROVE=on: a proof confirmed on chain is approved by the system through the manual
-// approval path, and no transaction is ever credited twice. Read lazily by getEnv(), so set here
-// (the worker process started below inherits them).
-const tron = await startTronGridFake()
-const etherscan = await startEtherscanFake()
-const ourTronAccount = randomAccount()
-const ourEthereumAccount = randomAccount()
-process.env.USDT_TRC20_ADDRESS = tronAddress(ourTronAccount)
-process.env.USDT_ERC20_ADDRESS = `0x${ourEthereumAccount}`
-process.env.TRONGRID_API_URL = tron.url
-process.env.TRONGRID_API_KEY = tron.apiKey
-process.env.ETHERSCAN_API_URL = etherscan.apiUrl
-process.env.ETHERSCAN_API_KEY = etherscan.apiKey
-process.env.CHAIN_API_TIMEOUT_MS = '500'
-process.env.PAYMENT_AUTO_APPROVE = 'on'
-
-afterAll(async () => {
-  await Promise.all([tron.close(), etherscan.close()])
-})
+// approval path, and no transaction is ever credited twice.
+const { tron, etherscan, ourTronAccount, ourEthereumAccount, close } = await startChainFakes({ autoApprove: true })
+afterAll(close)
 
 const SOLIDIFIED = 66_000_000
 const LATEST = 21_000_000
@@ -66,11 +50,6 @@ function paidOnEthereum(txhash: string) {
 
 async function buyer() {
   return createTestUser({ credits: 3 })
-}
-
-async function creditsOf(userId: string) {
-  const row = await getDb().selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirstOrThrow()
-  return row.credits
 }
 
 async function purchasesOf(userId: string) {

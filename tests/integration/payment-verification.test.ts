@@ -8,35 +8,18 @@ import {
   endWatchIn,
   queuedCheck,
   runQueuedCheck,
+  startChainFakes,
   storedVerification,
-  submitProof,
   submitUsdtProof,
   tronTxid,
 } from '#tests/helpers/payment-checks.ts'
-import { proofStatus } from '#tests/helpers/payments.ts'
+import { proofStatus, submitProof } from '#tests/helpers/payments.ts'
 import { ETHEREUM_USDT, randomAccount, TRON_USDT, tronAddress } from '#tests/fakes/chain-fixtures.ts'
-import { startEtherscanFake } from '#tests/fakes/etherscan.ts'
-import { startTronGridFake } from '#tests/fakes/trongrid.ts'
 
 // The on-chain check with automatic approval off (its default): results are stored, nothing is
-// approved. payment-auto-approval.test.ts covers approval. Read lazily by getEnv(), so set here.
-const tron = await startTronGridFake()
-const etherscan = await startEtherscanFake()
-const ourTronAccount = randomAccount()
-const ourEthereumAccount = randomAccount()
-process.env.USDT_TRC20_ADDRESS = tronAddress(ourTronAccount)
-// Upper case on purpose: Ethereum addresses compare case-insensitively.
-process.env.USDT_ERC20_ADDRESS = `0x${ourEthereumAccount.toUpperCase()}`
-process.env.TRONGRID_API_URL = tron.url
-process.env.TRONGRID_API_KEY = tron.apiKey
-process.env.ETHERSCAN_API_URL = etherscan.apiUrl
-process.env.ETHERSCAN_API_KEY = etherscan.apiKey
-process.env.CHAIN_API_TIMEOUT_MS = '500'
-process.env.PAYMENT_AUTO_APPROVE = 'off'
-
-afterAll(async () => {
-  await Promise.all([tron.close(), etherscan.close()])
-})
+// approved. payment-auto-approval.test.ts covers approval.
+const { tron, etherscan, ourTronAccount, ourEthereumAccount, close } = await startChainFakes({ autoApprove: false })
+afterAll(close)
 
 const SOLIDIFIED = 66_000_000
 const LATEST = 21_000_000
