@@ -68,8 +68,9 @@ export const purchaseFormSchema = z
     customCredits: z.number({ invalid_type_error: 'Credit amount must be a number' }).optional(),
     ...proofFields,
   })
-  .superRefine(checkTransactionIdShape)
   .transform(({ creditOption, customCredits, ...rest }, ctx) => {
+    // Checked here rather than in a refinement, which would hide the credit amount's error.
+    checkTransactionIdShape(rest, ctx)
     const chosen = creditOption === customOption ? creditAmountSchema.safeParse(customCredits) : null
     if (chosen && !chosen.success) {
       ctx.addIssue({ code: 'custom', path: ['customCredits'], message: chosen.error.issues[0].message })

@@ -73,10 +73,12 @@ test('the purchase form works with JavaScript turned off', async ({ browser }) =
 
   await page.getByLabel('Custom', { exact: true }).check()
   await page.getByLabel(/Custom amount/).fill('250')
-  await page.getByLabel('Transaction ID').fill(`NOJS-${Date.now()}`)
+  await page.getByLabel('Transaction ID').fill('not-a-hash')
   await page.getByRole('button', { name: 'Submit payment proof' }).click()
+  await expect(page.getByText('A USDT (TRC20) transaction ID is 64 hexadecimal characters')).toBeVisible()
   await expect(page.getByText('Credit amount must be a multiple of 100')).toBeVisible()
 
+  await page.getByLabel('Transaction ID').fill(Date.now().toString(16).padStart(64, 'f'))
   await page.getByLabel(/Custom amount/).fill('1500')
   await page.getByRole('button', { name: 'Submit payment proof' }).click()
   await expect(page.getByText('Payment proof submitted successfully')).toBeVisible()

@@ -101,6 +101,21 @@ describe('/purchase-credits', () => {
     expect(response.status).toBe(400)
     expect((await response.json()).result.error).toEqual({ transactionId: ['Transaction ID is required'] })
   })
+
+  test('an ERC20 hash without 0x and a bad custom amount are both field errors', async () => {
+    const { token } = await createTestUser()
+    const response = await purchase(token, {
+      creditOption: 'custom',
+      customCredits: '250',
+      paymentMethod: 'usdt_erc20',
+      transactionId: transactionId(),
+    })
+    expect(response.status).toBe(400)
+    expect((await response.json()).result.error).toEqual({
+      transactionId: ['A USDT (ERC20) transaction hash is 0x followed by 64 hexadecimal characters (0-9, a-f)'],
+      customCredits: ['Credit amount must be a multiple of 100'],
+    })
+  })
 })
 
 describe('/payment-review', () => {
