@@ -24,13 +24,16 @@ export interface EtherscanFake {
   mine(txhash: string, blockNumber: number): void
   setLatestBlock(number: number): void
   setMode(mode: EtherscanMode): void
+  /** Changes the key the fake accepts (a revoked key: the configured one is refused from now on). */
+  setApiKey(key: string): void
   close(): Promise<void>
 }
 
 const notOk = (result: string) => ({ status: '0', message: 'NOTOK', result })
 
 export async function startEtherscanFake(options: { apiKey?: string } = {}): Promise<EtherscanFake> {
-  const apiKey = options.apiKey ?? 'ETHERSCANTESTKEY1234567890ABCDEFGH'
+  const configuredKey = options.apiKey ?? 'ETHERSCANTESTKEY1234567890ABCDEFGH'
+  let apiKey = configuredKey
   const transactions = new Map<string, FakeChainTransaction>()
   const requests: URLSearchParams[] = []
   let latest = 21_000_000
@@ -91,7 +94,7 @@ export async function startEtherscanFake(options: { apiKey?: string } = {}): Pro
 
   return {
     apiUrl: `${server.url}/v2/api`,
-    apiKey,
+    apiKey: configuredKey,
     requests,
     addTransaction: (txhash, transaction) => transactions.set(txhash.toLowerCase(), transaction),
     mine: (txhash, blockNumber) => {
@@ -103,6 +106,9 @@ export async function startEtherscanFake(options: { apiKey?: string } = {}): Pro
     },
     setMode: (next) => {
       mode = next
+    },
+    setApiKey: (key) => {
+      apiKey = key
     },
     close: server.close,
   }

@@ -27,11 +27,14 @@ export interface TronGridFake {
   addTransaction(txid: string, transaction: TronTransaction): void
   setSolidifiedBlock(number: number): void
   setMode(mode: TronGridMode): void
+  /** Changes the key the fake accepts (a revoked key: the configured one is refused from now on). */
+  setApiKey(key: string): void
   close(): Promise<void>
 }
 
 export async function startTronGridFake(options: { apiKey?: string } = {}): Promise<TronGridFake> {
-  const apiKey = options.apiKey ?? 'trongrid-test-key'
+  const configuredKey = options.apiKey ?? 'trongrid-test-key'
+  let apiKey = configuredKey
   const transactions = new Map<string, TronTransaction>()
   const requests: TronGridFake['requests'] = []
   let solidified = 66_000_000
@@ -86,7 +89,7 @@ export async function startTronGridFake(options: { apiKey?: string } = {}): Prom
 
   return {
     url: server.url,
-    apiKey,
+    apiKey: configuredKey,
     requests,
     addTransaction: (txid, transaction) => transactions.set(txid.toLowerCase(), transaction),
     setSolidifiedBlock: (number) => {
@@ -94,6 +97,9 @@ export async function startTronGridFake(options: { apiKey?: string } = {}): Prom
     },
     setMode: (next) => {
       mode = next
+    },
+    setApiKey: (key) => {
+      apiKey = key
     },
     close: server.close,
   }

@@ -38,6 +38,8 @@ const ethTransfer = (to: string, units: bigint, token = ETHEREUM_USDT.account) =
 })
 
 beforeEach(() => {
+  tron.setApiKey(tron.apiKey)
+  etherscan.setApiKey(etherscan.apiKey)
   tron.setMode('normal')
   tron.setSolidifiedBlock(SOLIDIFIED)
   etherscan.setMode('normal')
@@ -224,6 +226,15 @@ describe('TRC20 (TronGrid)', () => {
     expect(await storedVerification(proof.id)).toMatchObject({ status: 'confirmed' })
   })
 
+  test('a key TronGrid refuses (401) leaves the proof unavailable with a message for the administrator', async () => {
+    tron.setApiKey('another-key')
+    const { verification } = await checkedTronProof(null)
+    expect(verification).toMatchObject({
+      status: 'unavailable',
+      detail: "TronGrid refused this server's credentials (HTTP 401); an administrator must check the API key.",
+    })
+  })
+
   test('the retries stop after the last backoff step', async () => {
     tron.setMode('server_error')
     const { proof } = await checkedTronProof(null)
@@ -302,6 +313,16 @@ describe('ERC20 (Etherscan)', () => {
       status: 'mismatch',
       detail: 'Underpaid: 5.000000 USDT received, 25.000000 due',
     })
+  })
+
+  test('a key Etherscan refuses leaves the proof unavailable, and the key never shows', async () => {
+    etherscan.setApiKey('ANOTHERKEY')
+    const { verification } = await checkedEthereumProof(null)
+    expect(verification).toMatchObject({
+      status: 'unavailable',
+      detail: 'Etherscan refused the request: Invalid API Key',
+    })
+    expect(verification?.detail).not.toContain(etherscan.apiKey)
   })
 
   test.each([

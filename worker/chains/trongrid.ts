@@ -27,7 +27,7 @@ const transactionInfoSchema = z.object({
   blockNumber: z.number().int().nonnegative(),
   result: z.string().optional(),
   resMessage: hex.optional(),
-  receipt: z.object({ result: z.string().optional() }).passthrough(),
+  receipt: z.object({ result: z.string().optional() }).passthrough().default({}),
   log: z
     .array(z.object({ address: hex.length(40), topics: z.array(hex.length(64)), data: hex.optional() }))
     .default([]),
