@@ -8,10 +8,9 @@
  * result: "…" }` with HTTP 200, and node errors as JSON-RPC `error`; both leave the proof unavailable.
  */
 import { z } from 'zod'
-import type { ChainLookup, TokenTransfer } from '#app/models/chain-transfer.ts'
+import { ChainUnavailableError, type ChainLookup, type TokenTransfer } from '#app/models/chain-transfer.ts'
 import { addressFromWord } from '#app/utils/chain-address.server.ts'
 import { callChainApi, readAnswer, TRANSFER_TOPIC, type ChainCallOptions } from './chain-http.ts'
-import { ChainUnavailableError } from '#app/models/chain-transfer.ts'
 
 const SERVICE = 'Etherscan'
 const MAINNET = '1'
@@ -69,7 +68,11 @@ export async function lookupEthereumTransaction(
 
 const notOkSchema = z.object({ status: z.literal('0'), message: z.string(), result: z.unknown() })
 const rpcErrorSchema = z.object({ error: z.object({ message: z.string() }) })
-const rpcResultSchema = z.object({ jsonrpc: z.literal('2.0'), result: z.unknown() })
+/** `result` must be there: null (no receipt yet) is an answer, a missing result is not. */
+const rpcResultSchema = z.object({
+  jsonrpc: z.literal('2.0'),
+  result: z.custom<unknown>((value) => value !== undefined),
+})
 
 /** The JSON-RPC `result`, or a ChainUnavailableError for Etherscan's and the node's error shapes. */
 function jsonRpcResult(body: unknown): unknown {
@@ -77,9 +80,7 @@ function jsonRpcResult(body: unknown): unknown {
   if (notOk.success) throw new ChainUnavailableError(`${SERVICE} refused the request: ${String(notOk.data.result)}`)
   const rpcError = rpcErrorSchema.safeParse(body)
   if (rpcError.success) throw new ChainUnavailableError(`${SERVICE} returned an error: ${rpcError.data.error.message}`)
-  const answer = readAnswer(SERVICE, body, rpcResultSchema)
-  if (!('result' in (body as object))) throw new ChainUnavailableError(`${SERVICE} answered without a result`)
-  return answer.result ?? null
+  return readAnswer(SERVICE, body, rpcResultSchema).result
 }
 
 function transferOf(log: z.infer<typeof receiptSchema>['logs'][number]): TokenTransfer[] {
