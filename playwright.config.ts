@@ -54,6 +54,9 @@ export default defineConfig({
       WORKER_CONCURRENCY: '2',
       SURPRISE_URL: 'https://example.com/surprise',
       SOCIAL_LINKS: 'Instagram=https://instagram.com/pawtrait',
+      // Payment proofs are checked on chain by the worker: a closed local port keeps e2e offline.
+      TRONGRID_API_URL: 'http://127.0.0.1:9',
+      ETHERSCAN_API_URL: 'http://127.0.0.1:9/v2/api',
     },
   },
 })

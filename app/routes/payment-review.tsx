@@ -11,12 +11,19 @@ import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/re
 import type { z } from 'zod'
 import { AccessDenied } from '#app/components/access-denied.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import { formatUsd, paymentMethodLabels, reviewFormSchema } from '#app/features/payments/payment-rules.ts'
+import { VerificationBadge } from '#app/components/verification-badge.tsx'
+import {
+  formatUsd,
+  paymentMethodLabels,
+  recheckFormSchema,
+  reviewFormSchema,
+} from '#app/features/payments/payment-rules.ts'
+import { requestVerification } from '#app/features/payments/payment-verification.server.ts'
 import {
   listPendingProofs,
   reviewPaymentProof,
-  toPublicProof,
-  type PublicProof,
+  toPendingProof,
+  type PublicPendingProof,
 } from '#app/features/payments/payments.server.ts'
 import { systemSettingLabels, systemSettingsSchema } from '#app/features/credits/system-config-schema.ts'
 import { getSystemConfig, saveSystemConfig } from '#app/features/credits/system-config.server.ts'
@@ -38,15 +45,36 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requirePermission(request, 'reviewPayments')
   const db = getDb()
   const [proofs, settings] = await Promise.all([listPendingProofs(db), getSystemConfig(db)])
-  return json({ proofs: proofs.map(toPublicProof), settings })
+  return json({ proofs: proofs.map(toPendingProof), settings })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const reviewer = await requirePermission(request, 'reviewPayments')
   const formData = await request.formData()
-  if (formData.get('intent') !== 'settings') return review(formData, reviewer)
+  const intent = formData.get('intent')
+  if (intent === 'recheck') return recheck(formData)
+  if (intent !== 'settings') return review(formData, reviewer)
   await requirePermission(request, 'editSystemConfig')
   return saveSettings(formData)
+}
+
+/** "Check again": queues a fresh on-chain check; the page shows its result on the next load. */
+async function recheck(formData: FormData) {
+  const form = String(formData.get('proofId'))
+  const submission = parseWithZod(formData, { schema: recheckFormSchema })
+  if (submission.status !== 'success') {
+    return json<FormActionData>(
+      { form, result: submission.reply({ formErrors: ['Payment proof not found'] }) },
+      { status: 404 },
+    )
+  }
+  try {
+    await requestVerification(getDb(), submission.value.proofId)
+    const message = 'A fresh on-chain check has been queued; reload the page in a few seconds to see its result.'
+    return json<FormActionData>({ form, result: submission.reply(), message })
+  } catch (error) {
+    return formErrorResponse(error, submission, { form })
+  }
 }
 
 async function saveSettings(formData: FormData) {
@@ -121,7 +149,7 @@ export default function PaymentReview() {
   )
 }
 
-function ProofCard({ proof, lastResult }: { proof: PublicProof; lastResult?: SubmissionResult<string[]> }) {
+function ProofCard({ proof, lastResult }: { proof: PublicPendingProof; lastResult?: SubmissionResult<string[]> }) {
   const navigation = useNavigation()
   const [form, fields] = useForm<z.input<typeof reviewFormSchema>, z.output<typeof reviewFormSchema>>({
     id: `review-${proof.id}`,
@@ -150,6 +178,18 @@ function ProofCard({ proof, lastResult }: { proof: PublicProof; lastResult?: Sub
           <dd>{submitted} UTC</dd>
           <dt>Note</dt>
           <dd className="proof-note">{proof.paymentNote || <span className="muted">none</span>}</dd>
+          <dt>On chain</dt>
+          <dd>
+            <VerificationBadge verification={proof.verification} />
+            {proof.verification.status !== 'manual' ? (
+              <Form method="post" className="recheck-form">
+                <input type="hidden" name="proofId" value={proof.id} />
+                <button type="submit" name="intent" value="recheck" className="button secondary" disabled={busy}>
+                  Check again
+                </button>
+              </Form>
+            ) : null}
+          </dd>
         </dl>
       </div>
       {proof.screenshotUrl ? (

@@ -187,6 +187,21 @@ export interface ProviderChecksTable {
   checked_at: Timestamp
 }
 
+export type VerificationStatus = 'confirmed' | 'unconfirmed' | 'mismatch' | 'not_found' | 'unavailable'
+export type ChainNetwork = 'tron' | 'ethereum'
+
+export interface PaymentVerificationsTable {
+  proof_id: string
+  status: VerificationStatus
+  network: ChainNetwork
+  /** numeric: pg answers it as a string, exact to the 6 decimals USDT has. */
+  amount_usd: string | null
+  to_address: string | null
+  confirmations: number | null
+  detail: string
+  checked_at: Timestamp
+}
+
 export interface Database {
   users: UsersTable
   sessions: SessionsTable
@@ -205,11 +220,13 @@ export interface Database {
   analytics_daily_payment_methods: AnalyticsDailyPaymentMethodsTable
   analytics_daily_locations: AnalyticsDailyLocationsTable
   analytics_rollup_state: AnalyticsRollupStateTable
+  payment_verifications: PaymentVerificationsTable
 }
 
 export type User = Selectable<UsersTable>
 export type NewUser = Insertable<UsersTable>
 export type GenerationTask = Selectable<GenerationTasksTable>
 export type PaymentProof = Selectable<PaymentProofsTable>
+export type PaymentVerification = Selectable<PaymentVerificationsTable>
 export type Template = Selectable<TemplatesTable>
 export type SystemConfig = Selectable<SystemConfigTable>

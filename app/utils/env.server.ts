@@ -74,6 +74,16 @@ const schema = z
     USDT_TRC20_ADDRESS: z.string().default(''),
     USDT_ERC20_ADDRESS: z.string().default(''),
     PAYPAL_ME_URL: z.string().default(''),
+    // On-chain checks of USDT payment proofs (worker/chains/); approval stays manual unless turned on.
+    PAYMENT_AUTO_APPROVE: onOff('off'),
+    TRONGRID_API_URL: z.string().url().default('https://api.trongrid.io'),
+    TRONGRID_API_KEY: optionalString,
+    USDT_TRC20_CONTRACT: z.string().default('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'),
+    ETHERSCAN_API_URL: z.string().url().default('https://api.etherscan.io/v2/api'),
+    ETHERSCAN_API_KEY: optionalString,
+    USDT_ERC20_CONTRACT: z.string().default('0xdAC17F958D2ee523a2206206994597C13D831ec7'),
+    ETHEREUM_CONFIRMATIONS: positiveInt(12),
+    CHAIN_API_TIMEOUT_MS: positiveInt(10_000),
     SURPRISE_URL: optionalUrl,
     SOCIAL_LINKS: z.string().default(''),
   })

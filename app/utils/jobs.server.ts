@@ -11,6 +11,8 @@ export interface JobPayloads {
   expire_media: Record<string, never>
   recover_stalled_tasks: Record<string, never>
   rollup_analytics: Record<string, never>
+  /** `watchUntil`: rechecks stop after it; `failures`: chain API failures in a row (backoff). */
+  verify_payment: { proofId: string; watchUntil: string; failures: number }
 }
 
 export type JobName = keyof JobPayloads

@@ -15,7 +15,8 @@ test('a user submits a payment proof, the superadmin approves it and the credits
   await page.getByLabel(/500 credits/).check()
   await expect(page.getByText('Total: 25.00 USD')).toBeVisible()
   await page.getByLabel(/USDT \(ERC20\)/).check()
-  const transactionId = `E2E-${Date.now()}`
+  // An ERC20 transaction hash: 0x and 64 hex characters (anything else is refused at submission).
+  const transactionId = `0x${Date.now().toString(16).padStart(64, 'e')}`
   await page.getByLabel('Transaction ID').fill(transactionId)
   const note = '<img src=x onerror="document.title=\'hacked\'"> <b>paid</b>'
   await page.getByLabel('Note (optional)').fill(note)
@@ -47,6 +48,12 @@ test('a user submits a payment proof, the superadmin approves it and the credits
   const thumbnail = card.getByRole('img', { name: /Payment screenshot/ })
   await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(60)
 
+  // The on-chain check: e2e points the chain APIs at a closed port, so it is unavailable, and the
+  // reviewer can ask for a fresh check.
+  await expect(card.getByText('Check unavailable')).toBeVisible()
+  await card.getByRole('button', { name: 'Check again' }).click()
+  await expect(adminPage.getByText(/A fresh on-chain check has been queued/)).toBeVisible()
+
   await card.getByRole('button', { name: 'Approve' }).click()
   await expect(adminPage.getByText(`Approved: 500 credits added to ${buyer.name}'s account.`)).toBeVisible()
   await expect(adminPage.getByRole('listitem').filter({ hasText: transactionId })).toHaveCount(0)
@@ -66,10 +73,12 @@ test('the purchase form works with JavaScript turned off', async ({ browser }) =
 
   await page.getByLabel('Custom', { exact: true }).check()
   await page.getByLabel(/Custom amount/).fill('250')
-  await page.getByLabel('Transaction ID').fill(`NOJS-${Date.now()}`)
+  await page.getByLabel('Transaction ID').fill('not-a-hash')
   await page.getByRole('button', { name: 'Submit payment proof' }).click()
+  await expect(page.getByText('A USDT (TRC20) transaction ID is 64 hexadecimal characters')).toBeVisible()
   await expect(page.getByText('Credit amount must be a multiple of 100')).toBeVisible()
 
+  await page.getByLabel('Transaction ID').fill(Date.now().toString(16).padStart(64, 'f'))
   await page.getByLabel(/Custom amount/).fill('1500')
   await page.getByRole('button', { name: 'Submit payment proof' }).click()
   await expect(page.getByText('Payment proof submitted successfully')).toBeVisible()

@@ -67,6 +67,11 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
   response.end(text)
 }
 
+export function sendHtml(response: ServerResponse, status: number, html: string): void {
+  response.writeHead(status, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(html) })
+  response.end(html)
+}
+
 /** Waits `ms`, or less if the client hangs up first (as a timed-out client does). */
 export function waitUnlessClosed(response: ServerResponse, ms: number): Promise<void> {
   return new Promise((resolve) => {
@@ -78,6 +83,12 @@ export function waitUnlessClosed(response: ServerResponse, ms: number): Promise<
       resolve()
     }
   })
+}
+
+/** Stalls like an overloaded API: true when the client gave up (timed out) meanwhile. */
+export async function stalledUntilClientLeft(response: ServerResponse, ms = 5_000): Promise<boolean> {
+  await waitUnlessClosed(response, ms)
+  return !response.socket || response.socket.destroyed
 }
 
 /** A real, small PNG for fakes to return as a generated image. */

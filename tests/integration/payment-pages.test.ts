@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { action as reviewPageAction, loader as reviewPageLoader } from '#app/routes/payment-review.tsx'
 import { action as purchaseAction, loader as purchaseLoader } from '#app/routes/purchase-credits.tsx'
 import { getSystemConfig } from '#app/features/credits/system-config.server.ts'
@@ -25,8 +26,8 @@ function postReviewPage(token: string, fields: Record<string, string>) {
   )
 }
 
-let counter = 0
-const transactionId = () => `PAGE-${Date.now()}-${++counter}`
+// Shaped like a TRC20 transaction id (64 hex); an ERC20 hash is this with 0x in front.
+const transactionId = () => randomBytes(32).toString('hex')
 
 describe('/purchase-credits', () => {
   test('guests are sent to /login', async () => {
@@ -41,7 +42,7 @@ describe('/purchase-credits', () => {
       creditOption: '300',
       customCredits: '',
       paymentMethod: 'usdt_erc20',
-      transactionId: transactionId(),
+      transactionId: `0x${transactionId()}`,
       paymentNote: '',
     })
     expect(response.status).toBe(200)
@@ -99,6 +100,21 @@ describe('/purchase-credits', () => {
     const response = await purchase(token, { creditOption: '100', paymentMethod: 'usdt_trc20', transactionId: '' })
     expect(response.status).toBe(400)
     expect((await response.json()).result.error).toEqual({ transactionId: ['Transaction ID is required'] })
+  })
+
+  test('an ERC20 hash without 0x and a bad custom amount are both field errors', async () => {
+    const { token } = await createTestUser()
+    const response = await purchase(token, {
+      creditOption: 'custom',
+      customCredits: '250',
+      paymentMethod: 'usdt_erc20',
+      transactionId: transactionId(),
+    })
+    expect(response.status).toBe(400)
+    expect((await response.json()).result.error).toEqual({
+      transactionId: ['A USDT (ERC20) transaction hash is 0x followed by 64 hexadecimal characters (0-9, a-f)'],
+      customCredits: ['Credit amount must be a multiple of 100'],
+    })
   })
 })
 

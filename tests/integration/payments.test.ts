@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
 import sharp from 'sharp'
 import { loader as walletLoader } from '#app/routes/api.config.usdt-wallet.ts'
@@ -8,27 +9,15 @@ import { flushAnalytics } from '#app/features/analytics/events.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getStorage } from '#app/utils/storage.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
-import { proofStatus } from '#tests/helpers/payments.ts'
+import { creditsOf, proofStatus, submitProof } from '#tests/helpers/payments.ts'
 
 // Read lazily by getEnv() on first use, so setting them here (before any request) is enough.
 process.env.USDT_TRC20_ADDRESS = 'TTestTrc20Wallet'
 process.env.USDT_ERC20_ADDRESS = '0xTestErc20Wallet'
 process.env.PAYPAL_ME_URL = 'https://paypal.me/pawtrait-test'
 
-type ProofFields = Record<string, string | Blob>
-
-let transactionCounter = 0
-const uniqueTransactionId = () => `TX-${Date.now()}-${++transactionCounter}`
-
-async function submitProof(token: string | undefined, fields: ProofFields) {
-  const body = new FormData()
-  for (const [name, value] of Object.entries(fields)) body.append(name, value)
-  const response = await callRoute(
-    submitAction,
-    makeRequest('/api/image/submit-payment-proof', { method: 'POST', token, body }),
-  )
-  return { status: response.status, body: await response.json() }
-}
+// The shape of a TRC20 transaction id (the default method): 64 hex characters.
+const uniqueTransactionId = () => randomBytes(32).toString('hex').toUpperCase()
 
 async function review(token: string, proofId: string, json: unknown) {
   const response = await callRoute(
@@ -43,11 +32,6 @@ async function pendingProof(token: string, creditAmount = '500') {
   const submitted = await submitProof(token, { creditAmount, transactionId: uniqueTransactionId() })
   expect(submitted.status).toBe(201)
   return submitted.body.proof as { id: string; creditAmount: number }
-}
-
-async function creditsOf(userId: string) {
-  const user = await getDb().selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirstOrThrow()
-  return user.credits
 }
 
 async function ledgerOf(userId: string) {
@@ -184,7 +168,7 @@ describe('POST /api/image/submit-payment-proof', () => {
   test('a transaction ID is accepted once per method, case-insensitively, and again on another method', async () => {
     const first = await createTestUser()
     const second = await createTestUser()
-    const transactionId = uniqueTransactionId()
+    const transactionId = `0x${uniqueTransactionId()}`
     const accepted = await submitProof(first.token, { creditAmount: '100', paymentMethod: 'usdt_erc20', transactionId })
     expect(accepted.status).toBe(201)
 

@@ -8,6 +8,7 @@ import { generateVideo } from './generate-video.ts'
 import { recoverStalled } from './recover-stalled-tasks.ts'
 import { rollupAnalytics } from './rollup-analytics.ts'
 import { sendEmail } from './send-email.ts'
+import { verifyPayment } from './verify-payment.ts'
 
 /** Every job the web can enqueue (see JobPayloads in app/utils/jobs.server.ts) has its handler here. */
 export const taskList: Partial<Record<JobName, TaskList[string]>> = {
@@ -19,6 +20,7 @@ export const taskList: Partial<Record<JobName, TaskList[string]>> = {
   expire_media: expireMedia,
   recover_stalled_tasks: recoverStalled,
   rollup_analytics: rollupAnalytics,
+  verify_payment: verifyPayment,
 }
 
 /** Recurring jobs, in graphile-worker's crontab format (UTC). */

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { PaymentMethod } from '#app/utils/db-schema.ts'
+import { transactionIdProblem } from './chain-transaction-id.ts'
 
 /**
  * Purchase rules shared by the server and the browser (spec sections 5 and 9): credits are bought
@@ -46,6 +47,15 @@ const proofFields = {
   screenshot: z.instanceof(File, { message: 'The screenshot must be an image file' }).optional(),
 }
 
+/** Refuses a transaction id that cannot exist on the chosen network (a USDT hash of the wrong shape). */
+function checkTransactionIdShape(
+  { paymentMethod, transactionId }: { paymentMethod: PaymentMethod; transactionId: string },
+  ctx: z.RefinementCtx,
+) {
+  const problem = transactionIdProblem(paymentMethod, transactionId)
+  if (problem) ctx.addIssue({ code: 'custom', path: ['transactionId'], message: problem })
+}
+
 const customOption = 'custom'
 export const creditOptions = [...CREDIT_PACKAGES.map(String), customOption]
 
@@ -59,6 +69,8 @@ export const purchaseFormSchema = z
     ...proofFields,
   })
   .transform(({ creditOption, customCredits, ...rest }, ctx) => {
+    // Checked here rather than in a refinement, which would hide the credit amount's error.
+    checkTransactionIdShape(rest, ctx)
     const chosen = creditOption === customOption ? creditAmountSchema.safeParse(customCredits) : null
     if (chosen && !chosen.success) {
       ctx.addIssue({ code: 'custom', path: ['customCredits'], message: chosen.error.issues[0].message })
@@ -79,6 +91,7 @@ export const proofSubmissionSchema = z
     ...proofFields,
     paymentMethod: proofFields.paymentMethod.default('usdt_trc20'),
   })
+  .superRefine(checkTransactionIdShape)
   .superRefine(({ creditAmount, paymentAmount }, ctx) => {
     const cents = priceCents(creditAmount)
     if (paymentAmount !== undefined && Math.round(paymentAmount * 100) !== cents) {
@@ -116,3 +129,6 @@ export const reviewFormSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('approve'), proofId: z.string().uuid(), reason: approvalNote }),
   z.object({ intent: z.literal('reject'), proofId: z.string().uuid(), reason: rejectionReason }),
 ])
+
+/** The "Check again" button on /payment-review: a fresh on-chain check of one proof. */
+export const recheckFormSchema = z.object({ intent: z.literal('recheck'), proofId: z.string().uuid() })

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import type { PaymentProof, User } from '#app/utils/db-schema.ts'
 import type { DB, Tx } from '#app/utils/db.server.ts'
 import { queueEmail } from '#app/utils/email.server.ts'
@@ -9,9 +10,17 @@ import { getStorage, mediaKey } from '#app/utils/storage.server.ts'
 import { recordCreditPurchase, recordPayment } from '#app/features/analytics/events.server.ts'
 import { grantCredits } from '#app/features/credits/credits.server.ts'
 import { formatUsd, paymentMethodLabels, priceCents, type ProofInput } from './payment-rules.ts'
+import {
+  enqueueVerification,
+  isCheckedOnChain,
+  publicVerification,
+  verificationColumns,
+  type VerificationColumns,
+} from './payment-verification.server.ts'
 
 type Owner = Pick<User, 'id' | 'name' | 'email'>
 export type ProofWithOwner = PaymentProof & { owner_name: string; owner_email: string }
+export type PendingProof = ProofWithOwner & VerificationColumns
 
 export const PROOF_SUBMITTED_MESSAGE =
   'Payment proof submitted successfully. It will be reviewed within 24 hours and the credits added once approved.'
@@ -51,6 +60,7 @@ export async function submitPaymentProof(
         })
         .returningAll()
         .executeTakeFirstOrThrow()
+      if (isCheckedOnChain(proof.payment_method)) await enqueueVerification(tx, proof.id)
       // Stored before commit: a refused duplicate stores nothing, a failed upload leaves no row.
       if (screenshot) await getStorage().put(screenshot.key, screenshot.bytes, screenshot.mimeType)
       return proof
@@ -83,10 +93,16 @@ function proofsWithOwner(db: DB | Tx) {
     .select(['users.name as owner_name', 'users.email as owner_email'])
 }
 
-/** Oldest first: the queue is worked through in the order people paid. */
-export function listPendingProofs(db: DB): Promise<ProofWithOwner[]> {
+/**
+ * Proofs confirmed on chain first (they only need a glance), then oldest first: the queue is
+ * worked through in the order people paid. Each carries its latest on-chain check.
+ */
+export function listPendingProofs(db: DB): Promise<PendingProof[]> {
   return proofsWithOwner(db)
+    .leftJoin('payment_verifications', 'payment_verifications.proof_id', 'payment_proofs.id')
+    .select(verificationColumns)
     .where('payment_proofs.status', '=', 'pending')
+    .orderBy(sql`payment_verifications.status IS NOT DISTINCT FROM 'confirmed'`, 'desc')
     .orderBy('payment_proofs.created_at')
     .execute()
 }
@@ -95,7 +111,8 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 interface Review {
   proofId: string
-  reviewer: Pick<User, 'id'>
+  /** null: the system, approving a proof whose transfer was confirmed on chain (PAYMENT_AUTO_APPROVE). */
+  reviewer: Pick<User, 'id'> | null
   approved: boolean
   reason?: string
 }
@@ -103,20 +120,22 @@ interface Review {
 /**
  * Approves or rejects a pending proof. Only the request whose conditional UPDATE flips the status
  * from pending grants the credits, so repeated or concurrent approvals credit exactly once; every
- * other one answers 409. Reviewers may not review their own proofs (four-eyes rule).
+ * other one answers 409. Reviewers may not review their own proofs (four-eyes rule). A transaction
+ * id is credited once across proofs: the payment_proofs_credited_once index refuses a second
+ * approval of the same hash (409), whoever races for it.
  */
 export async function reviewPaymentProof(db: DB, review: Review): Promise<ProofWithOwner> {
   if (!uuidPattern.test(review.proofId)) throw notFound('Payment proof not found')
   const reviewed = await db.transaction().execute(async (tx) => {
     const existing = await proofsWithOwner(tx).where('payment_proofs.id', '=', review.proofId).executeTakeFirst()
     if (!existing) throw notFound('Payment proof not found')
-    if (existing.user_id === review.reviewer.id) throw forbidden('You cannot review your own payment proof')
+    if (existing.user_id === review.reviewer?.id) throw forbidden('You cannot review your own payment proof')
 
     const proof = await tx
       .updateTable('payment_proofs')
       .set({
         status: review.approved ? 'approved' : 'rejected',
-        reviewer_id: review.reviewer.id,
+        reviewer_id: review.reviewer?.id ?? null,
         review_reason: review.reason || null,
         reviewed_at: new Date(),
       })
@@ -124,6 +143,12 @@ export async function reviewPaymentProof(db: DB, review: Review): Promise<ProofW
       .where('status', '=', 'pending')
       .returningAll()
       .executeTakeFirst()
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error, 'payment_proofs_credited_once')) {
+          throw new HttpError(409, 'This transaction ID has already been credited on another payment proof')
+        }
+        throw error
+      })
     if (!proof) throw new HttpError(409, 'This payment proof has already been reviewed')
 
     if (review.approved) {
@@ -178,3 +203,10 @@ export function toPublicProof(proof: ProofWithOwner) {
 }
 
 export type PublicProof = ReturnType<typeof toPublicProof>
+
+/** A pending proof for reviewers: the proof and its on-chain `verification`. */
+export function toPendingProof(proof: PendingProof) {
+  return { ...toPublicProof(proof), verification: publicVerification(proof) }
+}
+
+export type PublicPendingProof = ReturnType<typeof toPendingProof>
