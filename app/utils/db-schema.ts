@@ -88,6 +88,12 @@ export interface GenerationTasksTable {
   finished_at: Timestamp | null
   expires_at: Timestamp | null
   heartbeat_at: Timestamp | null
+  /** Time spent waiting for room at the provider, in ms (migration 0013). */
+  waited_ms: Generated<number>
+  /** The Veo operation started for this task, so a retry resumes it (migration 0013). */
+  provider_operation: string | null
+  /** Image calls of this task that timed out (migration 0013). */
+  timed_out_calls: Generated<number>
 }
 
 export interface PaymentProofsTable {
@@ -153,6 +159,12 @@ export interface ProviderChecksTable {
   checked_at: Timestamp
 }
 
+export interface ProviderRequestsTable {
+  id: Generated<number>
+  provider: string
+  sent_at: Generated<Timestamp>
+}
+
 export interface Database {
   users: UsersTable
   sessions: SessionsTable
@@ -166,6 +178,7 @@ export interface Database {
   inspiration_images: InspirationImagesTable
   analytics_events: AnalyticsEventsTable
   provider_checks: ProviderChecksTable
+  provider_requests: ProviderRequestsTable
 }
 
 export type User = Selectable<UsersTable>
