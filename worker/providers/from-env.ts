@@ -1,7 +1,7 @@
 import type { Env } from '#app/utils/env.server.ts'
 import { createImageProvider } from './image/index.ts'
 import { createInstantImageProvider } from './instant.ts'
-import type { ImageProvider, VideoProvider } from './types.ts'
+import type { ImageProvider, VideoOperationProvider, VideoProvider } from './types.ts'
 import { createVideoProvider } from './video/index.ts'
 
 type ImageEnv = Pick<
@@ -34,7 +34,7 @@ type VideoEnv = Pick<
 >
 
 /** The video provider VIDEO_PROVIDER names, configured from the environment. */
-export function videoProviderFromEnv(env: VideoEnv): VideoProvider {
+export function videoProviderFromEnv(env: VideoEnv): VideoProvider | VideoOperationProvider {
   return createVideoProvider({
     provider: env.VIDEO_PROVIDER,
     apiKey: env.GEMINI_API_KEY,
