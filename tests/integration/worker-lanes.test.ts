@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { sql } from 'kysely'
 import { getDb } from '#app/utils/db.server.ts'
 import { queueEmail } from '#app/utils/email.server.ts'
 import { startOpenAiFake, type OpenAiFake } from '#tests/fakes/openai.ts'
@@ -43,6 +44,8 @@ test('a sign-up code email leaves within 2 s while every image slot is busy', as
     expect((await Promise.all(ids.map(taskRow))).filter((row) => row.status === 'processing')).toHaveLength(2)
   } finally {
     await worker.stop()
+    // The portraits still queued are no concern of the next test's workers.
+    await sql`DELETE FROM graphile_worker._private_jobs`.execute(db)
   }
 }, 60_000)
 
