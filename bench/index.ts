@@ -7,6 +7,7 @@ import { benchAnalytics } from './analytics.ts'
 import { benchQueue, benchTaskReads, benchUploadMemory } from './generation.ts'
 import { scratchDatabase } from './lib.ts'
 import { benchPages } from './pages.ts'
+import { benchProviderBound } from './providers.ts'
 
 type Bench = (database: Awaited<ReturnType<typeof scratchDatabase>>) => Promise<Record<string, number | string>>
 
@@ -16,6 +17,7 @@ const benches: Array<[string, Bench]> = [
   ['upload-memory', benchUploadMemory],
   ['analytics', benchAnalytics],
   ['pages', benchPages],
+  ['provider-bound', benchProviderBound],
 ]
 
 async function main() {
