@@ -15,7 +15,7 @@ type BenchDatabase = { db: DB; url: string }
 
 const ANSWER_MS = 5_000
 const LIMITED = { rpm: 120, tasks: 240, users: 24, workers: 2 }
-const UNLIMITED = { tasks: 160, users: 32, concurrency: 16 }
+const UNLIMITED = { tasks: 320, users: 64, concurrency: 16 }
 const EMAIL_EVERY_MS = 1_000
 
 export async function benchProviderBound({ db, url }: BenchDatabase) {

@@ -63,11 +63,16 @@ export function sendResourceExhausted(
     },
     {
       '@type': 'type.googleapis.com/google.rpc.Help',
-      links: [{ description: 'Learn more about Gemini API quotas', url: 'https://ai.google.dev/gemini-api/docs/rate-limits' }],
+      links: [
+        { description: 'Learn more about Gemini API quotas', url: 'https://ai.google.dev/gemini-api/docs/rate-limits' },
+      ],
     },
   ]
   if (!quota.perDay) {
-    details.push({ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${quota.retryDelaySeconds ?? 1}s` })
+    details.push({
+      '@type': 'type.googleapis.com/google.rpc.RetryInfo',
+      retryDelay: `${quota.retryDelaySeconds ?? 1}s`,
+    })
   }
   sendGoogleError(
     response,

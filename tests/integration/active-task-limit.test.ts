@@ -16,7 +16,9 @@ test('a user with MAX_ACTIVE_TASKS_PER_USER (5) tasks queued gets 429 for one mo
 
   const refused = await submitGeneration(token, [photoFile(await petPhoto())])
   expect(refused.status).toBe(429)
-  expect(refused.body.message).toBe('You already have 5 generations in progress. Please wait until one of them finishes.')
+  expect(refused.body.message).toBe(
+    'You already have 5 generations in progress. Please wait until one of them finishes.',
+  )
   expect((await submitVideo(token, { mode: 'text', prompt: 'A cat' })).status).toBe(429)
   expect(await creditsOf(user.id)).toBe(credits)
   expect(await tasksOf(user.id)).toHaveLength(5)

@@ -105,7 +105,11 @@ describe('waiting for room at the provider', () => {
 
   test('a task that would wait longer than TASK_MAX_WAIT_MS in total fails and is refunded once', async () => {
     const { user, taskId } = await newTask()
-    await db.updateTable('generation_tasks').set({ waited_ms: 15 * 60_000 - 500 }).where('id', '=', taskId).execute()
+    await db
+      .updateTable('generation_tasks')
+      .set({ waited_ms: 15 * 60_000 - 500 })
+      .where('id', '=', taskId)
+      .execute()
     openai.setMode('rate_limit_once')
     await runGeneration({ taskId }, jobHelpers(1), viaOpenAi())
 

@@ -87,7 +87,10 @@ test('polling holds no slot: with one video slot, two operations render side by 
     await worker.ready()
     const first = await createTestUser({ role: 'superadmin', credits: 50 })
     const second = await createTestUser({ role: 'superadmin', credits: 50 })
-    const ids = [await submitText(first.token, 'A cat on a skateboard'), await submitText(second.token, 'A parrot singing')]
+    const ids = [
+      await submitText(first.token, 'A cat on a skateboard'),
+      await submitText(second.token, 'A parrot singing'),
+    ]
 
     // Both operations started and are being looked at, though neither is done.
     await waitFor(() => fake.generations.length === 2 && fake.generations.every((g) => g.polls >= 2), {

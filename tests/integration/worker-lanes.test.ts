@@ -33,7 +33,9 @@ test('a sign-up code email leaves within 2 s while every image slot is busy', as
   try {
     await worker.ready()
     const ids = await submitImages(3)
-    await waitFor(async () => (await Promise.all(ids.map(taskRow))).filter((row) => row.status === 'processing').length === 2)
+    await waitFor(
+      async () => (await Promise.all(ids.map(taskRow))).filter((row) => row.status === 'processing').length === 2,
+    )
 
     const outbox = path.join(media.dir, 'outbox')
     const sentAt = Date.now()

@@ -5,7 +5,13 @@ const base = { DATA_DIR: 'tests/.tmp/data' }
 
 test('generation slots: 2 with the local renderers, 16 images and 8 videos with remote providers, or as set', () => {
   expect(parseEnv(base)).toMatchObject({ IMAGE_CONCURRENCY: 2, VIDEO_CONCURRENCY: 2 })
-  const remote = parseEnv({ ...base, IMAGE_PROVIDER: 'openai', OPENAI_API_KEY: 'k', VIDEO_PROVIDER: 'veo', GEMINI_API_KEY: 'g' })
+  const remote = parseEnv({
+    ...base,
+    IMAGE_PROVIDER: 'openai',
+    OPENAI_API_KEY: 'k',
+    VIDEO_PROVIDER: 'veo',
+    GEMINI_API_KEY: 'g',
+  })
   expect(remote).toMatchObject({ IMAGE_CONCURRENCY: 16, VIDEO_CONCURRENCY: 8 })
   expect(parseEnv({ ...base, IMAGE_CONCURRENCY: '40', VIDEO_CONCURRENCY: '3' })).toMatchObject({
     IMAGE_CONCURRENCY: 40,

@@ -38,5 +38,8 @@ export const generateImage: Task = (payload, helpers) => {
 function imageJobFromEnv(): GenerationJob {
   const env = getEnv()
   const provider = imageProviderFromEnv(env)
-  return imageGeneration(provider, sharedRateLimit(getDb(), `image:${provider.name}`, provider.name, env.IMAGE_PROVIDER_RPM))
+  return imageGeneration(
+    provider,
+    sharedRateLimit(getDb(), `image:${provider.name}`, provider.name, env.IMAGE_PROVIDER_RPM),
+  )
 }

@@ -60,5 +60,8 @@ export const generateVideo: Task = (payload, helpers) => {
 function videoJobFromEnv(): GenerationJob {
   const env = getEnv()
   const provider = videoProviderFromEnv(env)
-  return videoGeneration(provider, sharedRateLimit(getDb(), `video:${provider.name}`, provider.name, env.VIDEO_PROVIDER_RPM))
+  return videoGeneration(
+    provider,
+    sharedRateLimit(getDb(), `video:${provider.name}`, provider.name, env.VIDEO_PROVIDER_RPM),
+  )
 }

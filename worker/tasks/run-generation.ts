@@ -102,11 +102,15 @@ export async function runGeneration(payload: unknown, helpers: JobHelpers, job: 
       // Jitter spreads the waiting jobs, so they do not all come back in the same instant.
       const delayMs = error.retryAfterMs + Math.round(Math.random() * 1000)
       const outcome = await waitForRoom(db, later(delayMs), getEnv().TASK_MAX_WAIT_MS)
-      helpers.logger.info(`task ${taskId}: ${error.message} ${outcome === 'waiting' ? `Next try in ${delayMs} ms.` : 'Waited too long: failed and refunded.'}`)
+      helpers.logger.info(
+        `task ${taskId}: ${error.message} ${outcome === 'waiting' ? `Next try in ${delayMs} ms.` : 'Waited too long: failed and refunded.'}`,
+      )
       return
     }
     if (error instanceof ProviderError && error.quotaExhausted) {
-      helpers.logger.error(`OPERATOR: ${job.providerName} quota exhausted, task ${taskId} failed and refunded: ${error.message}`)
+      helpers.logger.error(
+        `OPERATOR: ${job.providerName} quota exhausted, task ${taskId} failed and refunded: ${error.message}`,
+      )
     } else {
       helpers.logger.error(`task ${taskId} attempt ${helpers.job.attempts}/${helpers.job.max_attempts}: ${error}`)
     }

@@ -51,7 +51,8 @@ describe('the OpenAI fake', () => {
   })
 
   it('refuses an edit with an unknown model or size, and beyond its rate limit answers 429 with retry-after', async () => {
-    const edit = (form: FormData) => fetch(`${openai.baseUrl}/images/edits`, { method: 'POST', headers: auth(), body: form })
+    const edit = (form: FormData) =>
+      fetch(`${openai.baseUrl}/images/edits`, { method: 'POST', headers: auth(), body: form })
     expect((await edit(editForm('dall-e-3'))).status).toBe(404)
     const badSize = await edit(editForm('gpt-image-2', '1280x720'))
     expect(badSize.status).toBe(400)
@@ -104,13 +105,21 @@ describe('the Veo fake', () => {
     ['an unknown duration', { durationSeconds: 5 }],
   ])('refuses %s with 400 INVALID_ARGUMENT', async (_name, parameters) => {
     for (const model of ['veo-3.1-generate-preview', 'veo-3.1-fast-generate-preview']) {
-      expect(await start(model, parameters)).toMatchObject({ status: 400, body: { error: { status: 'INVALID_ARGUMENT' } } })
+      expect(await start(model, parameters)).toMatchObject({
+        status: 400,
+        body: { error: { status: 'INVALID_ARGUMENT' } },
+      })
     }
   })
 
   it('starts 1080p at its default 8 s, in both orientations, and refuses a retired model', async () => {
     expect((await start('veo-3.1-generate-preview', { aspectRatio: '16:9', resolution: '1080p' })).status).toBe(200)
-    expect((await start('veo-3.1-fast-generate-preview', { aspectRatio: '9:16', resolution: '1080p' })).status).toBe(200)
-    expect(await start('veo-3.0-generate-001', {})).toMatchObject({ status: 404, body: { error: { status: 'NOT_FOUND' } } })
+    expect((await start('veo-3.1-fast-generate-preview', { aspectRatio: '9:16', resolution: '1080p' })).status).toBe(
+      200,
+    )
+    expect(await start('veo-3.0-generate-001', {})).toMatchObject({
+      status: 404,
+      body: { error: { status: 'NOT_FOUND' } },
+    })
   })
 })

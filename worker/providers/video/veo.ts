@@ -9,7 +9,15 @@
  */
 import sharp from 'sharp'
 import { z } from 'zod'
-import { errorForAnswer, errorForStatus, isRetryableStatus, refusalError, requestBytes, requestJson, shorten } from '../http.ts'
+import {
+  errorForAnswer,
+  errorForStatus,
+  isRetryableStatus,
+  refusalError,
+  requestBytes,
+  requestJson,
+  shorten,
+} from '../http.ts'
 import type { BytesAnswer, HttpCallOptions } from '../http.ts'
 import { ProviderError } from '../types.ts'
 import type { GeneratedMedia, ImageInput, ProviderContext, VideoOperationProvider, VideoRequest } from '../types.ts'
