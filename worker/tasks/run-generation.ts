@@ -114,7 +114,7 @@ export async function runGeneration(payload: unknown, helpers: JobHelpers, job: 
     } else {
       helpers.logger.error(`task ${taskId} attempt ${helpers.job.attempts}/${helpers.job.max_attempts}: ${error}`)
     }
-    if (await isRetryable(error, taskId, helpers)) {
+    if (await isRetryable(error, taskId, helpers, job.jobName === 'generate_image')) {
       await requeueTask(db, taskId)
       throw error
     }
@@ -125,11 +125,18 @@ export async function runGeneration(payload: unknown, helpers: JobHelpers, job: 
   }
 }
 
-async function isRetryable(error: unknown, taskId: string, helpers: JobHelpers): Promise<boolean> {
+/** `billedWhenTimedOut`: a timed-out call may have been paid for (an image), so it is retried once only. */
+async function isRetryable(
+  error: unknown,
+  taskId: string,
+  helpers: JobHelpers,
+  billedWhenTimedOut: boolean,
+): Promise<boolean> {
   if (helpers.job.attempts >= helpers.job.max_attempts) return false
   if (!(error instanceof ProviderError)) return true
   if (!error.retryable) return false
-  return !error.timedOut || (await recordTimedOutCall(getDb(), taskId)) < MAX_TIMED_OUT_CALLS
+  if (!error.timedOut || !billedWhenTimedOut) return true
+  return (await recordTimedOutCall(getDb(), taskId)) < MAX_TIMED_OUT_CALLS
 }
 
 async function loadInputs(keys: string[]): Promise<ImageInput[]> {
