@@ -47,7 +47,6 @@ export interface NewTask {
  */
 export async function createPaidTask(db: DB, task: NewTask) {
   return db.transaction().execute(async (tx) => {
-    await refuseBeyondActiveLimit(tx, task.userId, getEnv().MAX_ACTIVE_TASKS_PER_USER)
     const cost = task.cost(await getSystemConfig(tx))
     await tx
       .insertInto('generation_tasks')
@@ -73,6 +72,7 @@ export async function createPaidTask(db: DB, task: NewTask) {
         needPurchase: true,
       })
     }
+    await refuseBeyondActiveLimit(tx, task.userId, getEnv().MAX_ACTIVE_TASKS_PER_USER)
     await enqueueJob(
       tx,
       jobFor[task.kind],
@@ -89,18 +89,18 @@ export async function createPaidTask(db: DB, task: NewTask) {
 }
 
 /**
- * Fairness: one user's burst cannot fill every worker's lanes. The user's row is locked first, so
- * two submissions of the same user count one after the other.
+ * Fairness: one user's burst cannot fill every worker's lanes. Called after the debit, whose UPDATE
+ * locks the user's row: two submissions of the same user count one after the other, the new task
+ * included. Throwing rolls the debit back.
  */
 async function refuseBeyondActiveLimit(tx: Tx, userId: string, limit: number) {
-  await tx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute()
   const { active } = await tx
     .selectFrom('generation_tasks')
     .select((eb) => eb.fn.countAll<number>().as('active'))
     .where('user_id', '=', userId)
     .where('status', 'in', ['queued', 'processing'])
     .executeTakeFirstOrThrow()
-  if (Number(active) >= limit) {
+  if (Number(active) > limit) {
     throw new HttpError(
       429,
       `You already have ${limit} generations in progress. Please wait until one of them finishes.`,

@@ -28,3 +28,15 @@ test('a user with MAX_ACTIVE_TASKS_PER_USER (5) tasks queued gets 429 for one mo
   const other = await createTestUser({ credits: 10 })
   expect((await submitGeneration(other.token, [photoFile(await petPhoto())])).status).toBe(200)
 })
+
+test('12 parallel submissions of one user: exactly 5 are accepted, the rest answer 429 and cost nothing', async () => {
+  const { user, token } = await createTestUser({ credits: 200 })
+  const photo = await petPhoto('#663399')
+  const answers = await Promise.all(Array.from({ length: 12 }, () => submitGeneration(token, [photoFile(photo)])))
+  const statuses = answers.map((answer) => answer.status)
+  expect(statuses.filter((status) => status === 200)).toHaveLength(5)
+  expect(statuses.filter((status) => status === 429)).toHaveLength(7)
+  const tasks = await tasksOf(user.id)
+  expect(tasks).toHaveLength(5)
+  expect(await creditsOf(user.id)).toBe(200 - tasks.reduce((sum, task) => sum + task.credit_cost, 0))
+})
