@@ -98,31 +98,47 @@ export async function runGeneration(payload: unknown, helpers: JobHelpers, job: 
       await getStorage().delete(key)
     }
   } catch (error) {
-    if (error instanceof ProviderError && error.retryAfterMs !== undefined) {
-      // Jitter spreads the waiting jobs, so they do not all come back in the same instant.
-      const delayMs = error.retryAfterMs + Math.round(Math.random() * 1000)
-      const outcome = await waitForRoom(db, later(delayMs), getEnv().TASK_MAX_WAIT_MS)
-      helpers.logger.info(
-        `task ${taskId}: ${error.message} ${outcome === 'waiting' ? `Next try in ${delayMs} ms.` : 'Waited too long: failed and refunded.'}`,
-      )
-      return
-    }
-    if (error instanceof ProviderError && error.quotaExhausted) {
-      helpers.logger.error(
-        `OPERATOR: ${job.providerName} quota exhausted, task ${taskId} failed and refunded: ${error.message}`,
-      )
-    } else {
-      helpers.logger.error(`task ${taskId} attempt ${helpers.job.attempts}/${helpers.job.max_attempts}: ${error}`)
-    }
-    if (await isRetryable(error, taskId, helpers, job.jobName === 'generate_image')) {
-      await requeueTask(db, taskId)
-      throw error
-    }
-    const reason = error instanceof ProviderError ? error.message : INTERNAL_FAILURE
-    await db.transaction().execute((tx) => failTask(tx, taskId, reason))
+    await settleFailure(error, { taskId, helpers, job, later })
   } finally {
     clearInterval(heartbeat)
   }
+}
+
+/**
+ * After a failed attempt: wait (a busy provider, no attempt used), retry (graphile-worker's
+ * backoff), or fail and refund.
+ */
+async function settleFailure(
+  error: unknown,
+  {
+    taskId,
+    helpers,
+    job,
+    later,
+  }: { taskId: string; helpers: JobHelpers; job: GenerationJob; later: (delayMs: number) => LaterRun },
+) {
+  const db = getDb()
+  if (error instanceof ProviderError && error.retryAfterMs !== undefined) {
+    // Jitter spreads the waiting jobs, so they do not all come back in the same instant.
+    const delayMs = error.retryAfterMs + Math.round(Math.random() * 1000)
+    const outcome = await waitForRoom(db, later(delayMs), getEnv().TASK_MAX_WAIT_MS)
+    const next = outcome === 'waiting' ? `Next try in ${delayMs} ms.` : 'Waited too long: failed and refunded.'
+    helpers.logger.info(`task ${taskId}: ${error.message} ${next}`)
+    return
+  }
+  if (error instanceof ProviderError && error.quotaExhausted) {
+    helpers.logger.error(
+      `OPERATOR: ${job.providerName} quota exhausted, task ${taskId} failed and refunded: ${error.message}`,
+    )
+  } else {
+    helpers.logger.error(`task ${taskId} attempt ${helpers.job.attempts}/${helpers.job.max_attempts}: ${error}`)
+  }
+  if (await isRetryable(error, taskId, helpers, job.jobName === 'generate_image')) {
+    await requeueTask(db, taskId)
+    throw error
+  }
+  const reason = error instanceof ProviderError ? error.message : INTERNAL_FAILURE
+  await db.transaction().execute((tx) => failTask(tx, taskId, reason))
 }
 
 /** `billedWhenTimedOut`: a timed-out call may have been paid for (an image), so it is retried once only. */
