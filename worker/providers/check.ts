@@ -7,7 +7,7 @@
  */
 import { recordProviderCheck } from '#app/models/provider-checks.server.ts'
 import type { DB } from '#app/utils/db.server.ts'
-import type { Env } from '#app/utils/env.server.ts'
+import type { ImageEnv, VideoEnv } from './from-env.ts'
 import { errorForAnswer, requestJson } from './http.ts'
 import { ProviderError } from './types.ts'
 
@@ -18,19 +18,7 @@ export interface ProviderCheckResult {
   detail: string
 }
 
-type CheckEnv = Pick<
-  Env,
-  | 'IMAGE_PROVIDER'
-  | 'VIDEO_PROVIDER'
-  | 'OPENAI_API_KEY'
-  | 'OPENAI_BASE_URL'
-  | 'OPENAI_IMAGE_MODEL'
-  | 'GEMINI_API_KEY'
-  | 'GEMINI_BASE_URL'
-  | 'GEMINI_IMAGE_MODEL'
-  | 'VEO_MODEL'
-  | 'VEO_FAST_MODEL'
->
+type CheckEnv = ImageEnv & VideoEnv
 
 interface ModelLookup {
   provider: string

@@ -4,7 +4,7 @@ import { createInstantImageProvider } from './instant.ts'
 import type { ImageProvider, VideoOperationProvider, VideoProvider } from './types.ts'
 import { createVideoProvider } from './video/index.ts'
 
-type ImageEnv = Pick<
+export type ImageEnv = Pick<
   Env,
   | 'IMAGE_PROVIDER'
   | 'INSTANT_PROVIDER_DELAY_MS'
@@ -28,7 +28,7 @@ export function imageProviderFromEnv(env: ImageEnv): ImageProvider {
   })
 }
 
-type VideoEnv = Pick<
+export type VideoEnv = Pick<
   Env,
   'VIDEO_PROVIDER' | 'GEMINI_API_KEY' | 'GEMINI_BASE_URL' | 'VEO_MODEL' | 'VEO_FAST_MODEL' | 'VEO_POLL_INTERVAL_MS'
 >
