@@ -18,7 +18,7 @@ type BenchDatabase = { db: DB; url: string }
 
 let users = 0
 
-async function signedInUser(db: DB, credits: number) {
+export async function signedInUser(db: DB, credits: number) {
   users += 1
   const user = await createUser(db, { email: `bench-${users}-${Date.now()}@example.com`, name: 'Bench', credits })
   const { token } = await createSession(db, user.id)
@@ -26,7 +26,7 @@ async function signedInUser(db: DB, credits: number) {
 }
 
 /** A scratch media folder for the processes of one benchmark. */
-async function withDataDir<T>(run: (dataDir: string) => Promise<T>) {
+export async function withDataDir<T>(run: (dataDir: string) => Promise<T>) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'pawtrait-bench-'))
   try {
     return await run(dataDir)
@@ -35,7 +35,8 @@ async function withDataDir<T>(run: (dataDir: string) => Promise<T>) {
   }
 }
 
-async function submit(baseUrl: string, token: string, photo: Buffer) {
+/** POST /api/async-image/generate with the photo: the status and the JSON answer. */
+export async function postGeneration(baseUrl: string, token: string, photo: Buffer) {
   const form = new FormData()
   form.append('images', new File([new Uint8Array(photo)], 'pet.jpg', { type: 'image/jpeg' }))
   form.append('style', 'general')
@@ -44,12 +45,16 @@ async function submit(baseUrl: string, token: string, photo: Buffer) {
     headers: { 'x-auth-token': token },
     body: form,
   })
-  const body = (await response.json()) as { taskId?: string; message?: string }
-  if (!response.ok || !body.taskId) throw new Error(`submission failed (${response.status}): ${body.message}`)
+  return { status: response.status, body: (await response.json()) as { taskId?: string; message?: string } }
+}
+
+async function submit(baseUrl: string, token: string, photo: Buffer) {
+  const { status, body } = await postGeneration(baseUrl, token, photo)
+  if (status !== 200 || !body.taskId) throw new Error(`submission failed (${status}): ${body.message}`)
   return body.taskId
 }
 
-const smallPhoto = () =>
+export const smallPhoto = () =>
   sharp({ create: { width: 256, height: 256, channels: 3, background: '#b87333' } })
     .jpeg()
     .toBuffer()
@@ -187,7 +192,7 @@ const LATENCY_SAMPLES = 40
 const THROUGHPUT_TASKS = 300
 const SUBMITTERS = 16
 
-async function waitUntilFinished(db: DB, ids: string[]) {
+export async function waitUntilFinished(db: DB, ids: string[]) {
   for (;;) {
     const { count } = await db
       .selectFrom('generation_tasks')
@@ -203,11 +208,12 @@ async function waitUntilFinished(db: DB, ids: string[]) {
 export async function benchQueue({ db, url }: BenchDatabase) {
   return withDataDir(async (dataDir) => {
     const env = { DATABASE_URL: url, DATA_DIR: dataDir }
-    const web = await startProcess('server/index.ts', env, 'is running at')
+    // One bench user submits every task: the per-user limit of active tasks is lifted here.
+    const web = await startProcess('server/index.ts', { ...env, MAX_ACTIVE_TASKS_PER_USER: '1000000' }, 'is running at')
     // The instant provider is refused in production; the worker runs as in development.
     const worker = await startProcess(
       'worker/index.ts',
-      { ...env, NODE_ENV: 'development', IMAGE_PROVIDER: 'instant', WORKER_CONCURRENCY: '8' },
+      { ...env, NODE_ENV: 'development', IMAGE_PROVIDER: 'instant', IMAGE_CONCURRENCY: '8' },
       '[worker] started',
     )
     try {

@@ -8,6 +8,7 @@ import { benchAnalyticsRollups } from './analytics-rollups.ts'
 import { benchQueue, benchTaskReads, benchUploadMemory } from './generation.ts'
 import { scratchDatabase } from './lib.ts'
 import { benchPages } from './pages.ts'
+import { benchProviderBound } from './providers.ts'
 
 type Bench = (database: Awaited<ReturnType<typeof scratchDatabase>>) => Promise<Record<string, number | string>>
 
@@ -18,6 +19,7 @@ const benches: Array<[string, Bench]> = [
   ['analytics', benchAnalytics],
   ['analytics-rollups', benchAnalyticsRollups],
   ['pages', benchPages],
+  ['provider-bound', benchProviderBound],
 ]
 
 async function main() {

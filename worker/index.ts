@@ -1,25 +1,39 @@
-// The worker process: runs generation, email and maintenance jobs from graphile-worker's queue.
+// The worker process: runs generation, email and maintenance jobs from graphile-worker's queue, in
+// lanes of their own (worker/lanes.ts), so that no kind of job can keep another waiting.
 import { run } from 'graphile-worker'
-import { closeDb, getPool } from '#app/utils/db.server.ts'
+import { closeDb, getDb, getPool, setSharedPoolSize } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { graphileLogger } from '#app/utils/logger.server.ts'
 import { exitOnStartupError } from '#app/utils/startup.server.ts'
-import { crontab, taskList } from './tasks/index.ts'
+import { lanes } from './lanes.ts'
+import { checkAndRecord } from './providers/check.ts'
 
 try {
   const env = getEnv()
+  // A listening connection per lane, and room for the running jobs' short queries.
+  setSharedPoolSize(20)
   await getPool().query('SELECT 1')
-  const runner = await run({
-    pgPool: getPool(),
-    concurrency: env.WORKER_CONCURRENCY,
-    taskList: taskList as Parameters<typeof run>[0]['taskList'],
-    crontab,
-    logger: graphileLogger,
-    noHandleSignals: true,
-    pollInterval: 1000,
-    gracefulShutdownAbortTimeout: env.WORKER_SHUTDOWN_GRACE_MS,
-  })
-  console.log(`[worker] started with concurrency ${env.WORKER_CONCURRENCY}`)
+  const runners = await Promise.all(
+    lanes(env).map((lane) =>
+      run({
+        pgPool: getPool(),
+        concurrency: lane.concurrency,
+        taskList: lane.taskList,
+        crontab: lane.crontab,
+        logger: graphileLogger,
+        noHandleSignals: true,
+        pollInterval: 1000,
+        gracefulShutdownAbortTimeout: env.WORKER_SHUTDOWN_GRACE_MS,
+      }),
+    ),
+  )
+  console.log(
+    `[worker] started with lanes ${lanes(env)
+      .map((lane) => `${lane.name}=${lane.concurrency}`)
+      .join(', ')}`,
+  )
+  // The key may be fixed later: a failed check is logged (error level) for the operator, and the worker runs on.
+  checkAndRecord(getDb(), env).catch((error) => console.error(`[providers] the start-up check failed: ${error}`))
 
   // SIGTERM/SIGINT: stop taking jobs and let running ones finish; graphile-worker aborts and
   // releases (for retry) whatever is still running when its grace period ends.
@@ -28,14 +42,14 @@ try {
     if (stopping) return
     stopping = true
     console.log(`[worker] ${signal}: finishing running jobs`)
-    await runner.stop()
+    await Promise.all(runners.map((runner) => runner.stop()))
     await closeDb()
     console.log('[worker] stopped')
     process.exit(0)
   }
   process.on('SIGTERM', () => void stop('SIGTERM'))
   process.on('SIGINT', () => void stop('SIGINT'))
-  await runner.promise
+  await Promise.all(runners.map((runner) => runner.promise))
 } catch (error) {
   exitOnStartupError(error)
 }

@@ -8,6 +8,6 @@ import { getEnv } from '#app/utils/env.server.ts'
 /** GET /api/async-image/tasks/today: the user's tasks (images and videos) of the last 24 hours. */
 export const loader = apiHandler(async ({ request }) => {
   const user = await requireUser(request)
-  const tasks = await listRecentTaskViews(getDb(), user.id, getEnv().WORKER_CONCURRENCY)
+  const tasks = await listRecentTaskViews(getDb(), user.id, getEnv().IMAGE_CONCURRENCY)
   return json({ tasks }, { headers: { 'Cache-Control': 'no-store' } })
 })

@@ -9,7 +9,7 @@ import { notFound } from '#app/utils/http.server.ts'
 /** GET /api/async-video/task/{id}: the owner's video task with its place in the queue. */
 export const loader = apiHandler(async ({ request, params }) => {
   const user = await requireUser(request)
-  const task = await findTaskView(getDb(), user.id, params.id ?? '', 'video', getEnv().WORKER_CONCURRENCY)
+  const task = await findTaskView(getDb(), user.id, params.id ?? '', 'video', getEnv().VIDEO_CONCURRENCY)
   if (!task) throw notFound('Task not found')
   return json(task, { headers: { 'Cache-Control': 'no-store' } })
 })

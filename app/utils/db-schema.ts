@@ -89,6 +89,12 @@ export interface GenerationTasksTable {
   finished_at: Timestamp | null
   expires_at: Timestamp | null
   heartbeat_at: Timestamp | null
+  /** Time spent waiting for room at the provider, in ms (migration 0013). */
+  waited_ms: Generated<number>
+  /** The Veo operation started for this task, so a retry resumes it (migration 0013). */
+  provider_operation: string | null
+  /** Image calls of this task that timed out (migration 0013). */
+  timed_out_calls: Generated<number>
 }
 
 export interface PaymentProofsTable {
@@ -202,6 +208,12 @@ export interface PaymentVerificationsTable {
   checked_at: Timestamp
 }
 
+export interface ProviderRequestsTable {
+  id: Generated<number>
+  provider: string
+  sent_at: Generated<Timestamp>
+}
+
 export interface Database {
   users: UsersTable
   sessions: SessionsTable
@@ -221,6 +233,7 @@ export interface Database {
   analytics_daily_locations: AnalyticsDailyLocationsTable
   analytics_rollup_state: AnalyticsRollupStateTable
   payment_verifications: PaymentVerificationsTable
+  provider_requests: ProviderRequestsTable
 }
 
 export type User = Selectable<UsersTable>

@@ -24,11 +24,17 @@ export function createDb(pool: pg.Pool): DB {
 }
 
 let shared: { pool: pg.Pool; db: DB } | undefined
+let sharedPoolSize = 10
+
+/** The worker needs more connections than the web (each of its lanes listens on one); call before first use. */
+export function setSharedPoolSize(max: number) {
+  sharedPoolSize = max
+}
 
 function connect() {
   const url = getEnv().DATABASE_URL
   if (!url) throw new EnvError('DATABASE_URL is not set (npm start provides an embedded database; elsewhere set it)')
-  const pool = createPool(url)
+  const pool = createPool(url, sharedPoolSize)
   return { pool, db: createDb(pool) }
 }
 

@@ -26,7 +26,17 @@ const schema = z
     ADMIN_EMAIL: optionalEmail,
     ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(6).optional()),
     OWNER_EMAIL: optionalEmail,
+    // The email and maintenance lane; generation runs in lanes of its own (IMAGE_/VIDEO_CONCURRENCY).
     WORKER_CONCURRENCY: positiveInt(2),
+    // Unset: 2 with the local (CPU-bound) providers, 16 images / 8 videos with a remote provider.
+    IMAGE_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional()),
+    VIDEO_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional()),
+    // Requests per minute to the image / video provider, shared by every worker; unset = no limit.
+    IMAGE_PROVIDER_RPM: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional()),
+    VIDEO_PROVIDER_RPM: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional()),
+    // A task that waited this long in total for room at its provider fails and is refunded.
+    TASK_MAX_WAIT_MS: positiveInt(15 * 60_000),
+    MAX_ACTIVE_TASKS_PER_USER: positiveInt(5),
     WORKER_SHUTDOWN_GRACE_MS: positiveInt(30_000),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
     SEED_DEMO_GALLERY: onOff('on'),
@@ -58,14 +68,15 @@ const schema = z
     VIDEO_PROVIDER: z.enum(['local', 'veo']).default('local'),
     OPENAI_API_KEY: optionalString,
     OPENAI_BASE_URL: z.string().url().default('https://api.openai.com/v1'),
-    OPENAI_IMAGE_MODEL: z.string().default('gpt-image-1'),
+    OPENAI_IMAGE_MODEL: z.string().default('gpt-image-2'),
     GEMINI_API_KEY: optionalString,
     GEMINI_BASE_URL: z.string().url().default('https://generativelanguage.googleapis.com'),
-    GEMINI_IMAGE_MODEL: z.string().default('gemini-2.5-flash-image'),
-    VEO_MODEL: z.string().default('veo-3.0-generate-001'),
-    VEO_FAST_MODEL: z.string().default('veo-3.0-fast-generate-001'),
+    GEMINI_IMAGE_MODEL: z.string().default('gemini-3.1-flash-image'),
+    VEO_MODEL: z.string().default('veo-3.1-generate-preview'),
+    VEO_FAST_MODEL: z.string().default('veo-3.1-fast-generate-preview'),
     VEO_POLL_INTERVAL_MS: positiveInt(10_000),
-    PROVIDER_TIMEOUT_MS: positiveInt(120_000),
+    // One image call; image edits take 20-120 s and up to a few minutes under load.
+    PROVIDER_TIMEOUT_MS: positiveInt(300_000),
     FFMPEG_PATH: optionalString,
     // A running generation task beats every TASK_HEARTBEAT_MS; silent for TASK_STALL_MS, it is recovered.
     TASK_HEARTBEAT_MS: positiveInt(5_000),
@@ -110,7 +121,12 @@ const schema = z
     }
   })
 
-export type Env = z.infer<typeof schema> & { SESSION_SECRET: string; DATA_DIR: string }
+export type Env = z.infer<typeof schema> & {
+  SESSION_SECRET: string
+  DATA_DIR: string
+  IMAGE_CONCURRENCY: number
+  VIDEO_CONCURRENCY: number
+}
 
 export class EnvError extends Error {}
 
@@ -136,6 +152,9 @@ export function parseEnv(source: RawEnv = process.env): Env {
   return {
     ...result.data,
     DATA_DIR: dataDir,
+    // Waiting on a remote provider costs no CPU, so a worker keeps many more of those calls open.
+    IMAGE_CONCURRENCY: result.data.IMAGE_CONCURRENCY ?? (result.data.IMAGE_PROVIDER === 'local' ? 2 : 16),
+    VIDEO_CONCURRENCY: result.data.VIDEO_CONCURRENCY ?? (result.data.VIDEO_PROVIDER === 'local' ? 2 : 8),
     SESSION_SECRET: result.data.SESSION_SECRET ?? localSessionSecret(dataDir),
   }
 }

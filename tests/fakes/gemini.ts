@@ -1,9 +1,19 @@
 /**
- * A local stand-in for Gemini's generateContent (POST /v1beta/models/{model}:generateContent),
- * speaking its wire format: JSON parts in, candidates with an inlineData image part out, refusals
- * as a 200 without an image, errors as `{ error: { code, message, status } }`.
- * Point GEMINI_BASE_URL at `fake.baseUrl`.
+ * A local stand-in for Gemini's generateContent (POST /v1beta/models/{model}:generateContent) and
+ * model lookup (GET /v1beta/models/{model}), speaking their wire format as the Gemini API reference
+ * describes it: JSON parts in, candidates with an inlineData image part out, refusals as a 200
+ * without an image, errors as `{ error: { code, message, status, details } }`. Like the real API it
+ * answers a bad key with 400 API_KEY_INVALID, a model that does not exist (or was retired) with
+ * 404 NOT_FOUND, and an exhausted quota with 429 RESOURCE_EXHAUSTED (RetryInfo for a per-minute
+ * quota, a PerDay QuotaFailure for a daily one). Point GEMINI_BASE_URL at `fake.baseUrl`.
  */
+import {
+  modelResource,
+  sendApiKeyInvalid,
+  sendGoogleError,
+  sendModelNotFound,
+  sendResourceExhausted,
+} from './google-errors.ts'
 import { sendJson, waitUnlessClosed } from './http-fake.ts'
 import { startImageApiFake } from './image-api-fake.ts'
 import type { ImageApiFake, ImageApiFakeOptions } from './image-api-fake.ts'
@@ -12,8 +22,10 @@ export type GeminiFakeMode =
   | 'success'
   /** The image part in snake_case (`inline_data`), as some proxies return it. */
   | 'success_snake_case'
-  /** 429 for the next request, then success. */
+  /** 429 for the next request (per-minute quota, RetryInfo 1s), then success. */
   | 'rate_limit_once'
+  /** 429 RESOURCE_EXHAUSTED on the per-day quota: nothing passes until tomorrow. */
+  | 'quota_exhausted_daily'
   | 'server_error'
   /** The prompt itself was blocked: promptFeedback.blockReason, no candidates. */
   | 'blocked_prompt'
@@ -44,25 +56,39 @@ interface WirePart {
   inlineData?: { mimeType: string; data: string }
 }
 
+/** The current Gemini image models (gemini-2.5-flash-image was retired on 2026-10-02). */
+export const GEMINI_IMAGE_MODELS = [
+  'gemini-3.1-flash-image',
+  'gemini-3.1-flash-image-preview',
+  'gemini-3-pro-image-preview',
+]
+
 const ROUTE = /^\/v1beta\/models\/([^/:]+):generateContent$/
+const LOOKUP = /^\/v1beta\/models\/([^/:]+)$/
 
 export function startGeminiFake(options: ImageApiFakeOptions = {}): Promise<GeminiFake> {
   return startImageApiFake<GeminiFakeMode, RecordedGeminiRequest>(options, {
     defaultApiKey: 'test-gemini-fake-key',
     colour: '#5a87c8',
     async handle(request, response, state) {
+      const apiKeyHeader = request.headers['x-goog-api-key']
+      const lookup = LOOKUP.exec(request.path)?.[1]
+      if (request.method === 'GET' && lookup) {
+        if (apiKeyHeader !== state.apiKey) return sendApiKeyInvalid(response)
+        if (!GEMINI_IMAGE_MODELS.includes(lookup)) return sendModelNotFound(response, lookup, 'get')
+        return sendJson(response, 200, modelResource(lookup, ['generateContent', 'countTokens']))
+      }
       const model = ROUTE.exec(request.path)?.[1]
       if (request.method !== 'POST' || !model) {
-        return sendJson(response, 404, googleError(404, `Method not found: ${request.path}`, 'NOT_FOUND'))
+        return sendGoogleError(response, 404, `Method not found: ${request.path}`, 'NOT_FOUND')
       }
       let body: { contents?: { parts?: WirePart[] }[]; generationConfig?: unknown }
       try {
         body = JSON.parse(request.body.toString('utf8'))
       } catch {
-        return sendJson(response, 400, googleError(400, 'Invalid JSON payload received.', 'INVALID_ARGUMENT'))
+        return sendGoogleError(response, 400, 'Invalid JSON payload received.', 'INVALID_ARGUMENT')
       }
       const parts = body.contents?.flatMap((content) => content.parts ?? []) ?? []
-      const apiKeyHeader = request.headers['x-goog-api-key']
       state.requests.push({
         model,
         apiKey: typeof apiKeyHeader === 'string' ? apiKeyHeader : undefined,
@@ -76,25 +102,19 @@ export function startGeminiFake(options: ImageApiFakeOptions = {}): Promise<Gemi
         generationConfig: body.generationConfig,
       })
 
-      if (apiKeyHeader !== state.apiKey) {
-        return sendJson(
-          response,
-          400,
-          googleError(400, 'API key not valid. Please pass a valid API key.', 'INVALID_ARGUMENT'),
-        )
-      }
+      if (apiKeyHeader !== state.apiKey) return sendApiKeyInvalid(response)
+      if (!GEMINI_IMAGE_MODELS.includes(model)) return sendModelNotFound(response, model, 'generateContent')
+      if (!state.admit()) return sendResourceExhausted(response, model, { perDay: false })
 
       const data = state.resultPng.toString('base64')
       switch (state.mode) {
         case 'rate_limit_once':
           state.mode = 'success'
-          return sendJson(
-            response,
-            429,
-            googleError(429, 'Resource has been exhausted (e.g. check quota).', 'RESOURCE_EXHAUSTED'),
-          )
+          return sendResourceExhausted(response, model, { perDay: false, retryDelaySeconds: 1 })
+        case 'quota_exhausted_daily':
+          return sendResourceExhausted(response, model, { perDay: true })
         case 'server_error':
-          return sendJson(response, 500, googleError(500, 'An internal error has occurred.', 'INTERNAL'))
+          return sendGoogleError(response, 500, 'An internal error has occurred.', 'INTERNAL')
         case 'blocked_prompt':
           return sendJson(response, 200, { promptFeedback: { blockReason: 'PROHIBITED_CONTENT' }, modelVersion: model })
         case 'image_safety':
@@ -115,6 +135,10 @@ export function startGeminiFake(options: ImageApiFakeOptions = {}): Promise<Gemi
         case 'success':
           break
       }
+      if (options.latencyMs) {
+        await waitUnlessClosed(response, options.latencyMs)
+        if (response.destroyed) return
+      }
       sendJson(
         response,
         200,
@@ -130,8 +154,4 @@ function answer(parts: WirePart[], model: string) {
     usageMetadata: { promptTokenCount: 1290, candidatesTokenCount: 1290, totalTokenCount: 2580 },
     modelVersion: model,
   }
-}
-
-function googleError(code: number, message: string, status: string) {
-  return { error: { code, message, status } }
 }

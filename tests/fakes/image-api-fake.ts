@@ -1,6 +1,8 @@
 /**
- * The part the image-API fakes (OpenAI, Gemini) share: an API key to check, a PNG to answer with,
- * the requests seen, and a mode that the test switches to make the next answers fail or stall.
+ * The part the image-API fakes (OpenAI, Gemini) share: an API key to check, the models that exist,
+ * a PNG to answer with, the requests seen, a mode that the test switches to make the next answers
+ * fail or stall, and, like the real services, an optional requests-per-minute limit and an answer
+ * time (the provider-bound benchmark uses both).
  */
 import type { ServerResponse } from 'node:http'
 import { samplePng, startHttpFake } from './http-fake.ts'
@@ -11,6 +13,10 @@ export interface ImageApiFakeOptions {
   /** How long the `slow` mode waits; default 5 s. */
   slowMs?: number
   port?: number
+  /** Every generation answers after this long (default 0). */
+  latencyMs?: number
+  /** Generation requests allowed in any 60 s window; more answer 429 (default: no limit). */
+  rpm?: number
 }
 
 export interface ImageApiFake<Mode extends string, Recorded> {
@@ -20,6 +26,10 @@ export interface ImageApiFake<Mode extends string, Recorded> {
   /** The PNG a successful answer carries. */
   resultPng: Buffer
   requests: Recorded[]
+  /** When each generation request arrived (ms since the epoch), refused ones included. */
+  arrivals: number[]
+  /** How many generation requests were answered 429 because of `rpm`. */
+  rateLimited(): number
   setMode(mode: Mode): void
   close(): Promise<void>
 }
@@ -30,6 +40,12 @@ export interface ImageApiFakeState<Mode extends string, Recorded> {
   resultPng: Buffer
   requests: Recorded[]
   mode: Mode | 'success'
+  options: ImageApiFakeOptions
+  /**
+   * Call when a generation request arrives: records it, and answers whether `rpm` leaves room
+   * for it (false: the handler answers its service's 429).
+   */
+  admit(): boolean
 }
 
 export async function startImageApiFake<Mode extends string, Recorded>(
@@ -43,11 +59,26 @@ export async function startImageApiFake<Mode extends string, Recorded>(
     handle(request: FakeRequest, response: ServerResponse, state: ImageApiFakeState<Mode, Recorded>): Promise<void>
   },
 ): Promise<ImageApiFake<Mode, Recorded>> {
+  const arrivals: number[] = []
+  const admitted: number[] = []
+  let refused = 0
   const state: ImageApiFakeState<Mode, Recorded> = {
     apiKey: options.apiKey ?? fake.defaultApiKey,
     resultPng: await samplePng(fake.colour),
     requests: [],
     mode: 'success',
+    options,
+    admit() {
+      const now = Date.now()
+      arrivals.push(now)
+      const inWindow = admitted.filter((at) => at > now - 60_000).length
+      if (options.rpm !== undefined && inWindow >= options.rpm) {
+        refused += 1
+        return false
+      }
+      admitted.push(now)
+      return true
+    },
   }
   const server = await startHttpFake((request, response) => fake.handle(request, response, state), options)
   return {
@@ -55,9 +86,23 @@ export async function startImageApiFake<Mode extends string, Recorded>(
     apiKey: state.apiKey,
     resultPng: state.resultPng,
     requests: state.requests,
+    arrivals,
+    rateLimited: () => refused,
     setMode: (next) => {
       state.mode = next
     },
     close: server.close,
   }
+}
+
+/** The most of `times` (ms) that fall in any window of `windowMs`. */
+export function mostInAnyWindow(times: number[], windowMs = 60_000): number {
+  const sorted = [...times].sort((a, b) => a - b)
+  let most = 0
+  let start = 0
+  for (let end = 0; end < sorted.length; end++) {
+    while (sorted[end] - sorted[start] >= windowMs) start++
+    most = Math.max(most, end - start + 1)
+  }
+  return most
 }

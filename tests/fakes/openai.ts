@@ -1,22 +1,34 @@
 /**
- * A local stand-in for OpenAI's Images edit endpoint (POST /v1/images/edits), speaking its wire
- * format: multipart in, `{ data: [{ b64_json }] }` or `{ error: { message, type, code } }` out.
+ * A local stand-in for OpenAI's Images edit endpoint (POST /v1/images/edits) and model lookup
+ * (GET /v1/models/{model}), speaking their wire format as OpenAI's API reference and error-code
+ * guide describe it: multipart in, `{ data: [{ b64_json }] }` or `{ error: { message, type, param,
+ * code } }` out. Like the real API it checks the key first (401 invalid_api_key), refuses a model
+ * that does not exist (404 model_not_found, which is what a retired model answers) and a size the
+ * gpt-image models do not make, and marks a rate limit with `retry-after` and x-ratelimit headers.
  * Point OPENAI_BASE_URL at `fake.baseUrl`.
  */
+import type { ServerResponse } from 'node:http'
 import { sendJson, waitUnlessClosed } from './http-fake.ts'
 import { startImageApiFake } from './image-api-fake.ts'
 import type { ImageApiFake, ImageApiFakeOptions } from './image-api-fake.ts'
 
 export type OpenAiFakeMode =
   | 'success'
-  /** 429 for the next request, then success. */
+  /** 429 rate_limit_exceeded (retry-after: 1) for the next request, then success. */
   | 'rate_limit_once'
+  /** 429 insufficient_quota: the account's credit is used up (until someone pays). */
+  | 'insufficient_quota'
   | 'server_error'
   | 'moderation'
   /** 200 whose body lacks the image. */
   | 'malformed'
   /** Success after `slowMs`. */
   | 'slow'
+
+/** The current GPT Image models (gpt-image-1 was shut down on 2026-10-23). */
+export const OPENAI_IMAGE_MODELS = ['gpt-image-2', 'gpt-image-1.5', 'gpt-image-1-mini']
+/** The sizes the GPT Image models accept for edits. */
+const SIZES = ['1024x1024', '1536x1024', '1024x1536', 'auto']
 
 export interface RecordedImagePart {
   field: string
@@ -43,6 +55,14 @@ export function startOpenAiFake(options: ImageApiFakeOptions = {}): Promise<Open
     colour: '#c8875a',
     basePath: '/v1',
     async handle(request, response, state) {
+      const authorized = request.headers.authorization === `Bearer ${state.apiKey}`
+      const lookup = /^\/v1\/models\/([^/]+)$/.exec(request.path)
+      if (request.method === 'GET' && lookup) {
+        if (!authorized) return invalidKey(response)
+        const model = decodeURIComponent(lookup[1])
+        if (!OPENAI_IMAGE_MODELS.includes(model)) return modelNotFound(response, model)
+        return sendJson(response, 200, { id: model, object: 'model', created: 1_767_225_600, owned_by: 'system' })
+      }
       if (request.method !== 'POST' || request.path !== '/v1/images/edits') {
         return sendJson(
           response,
@@ -69,26 +89,18 @@ export function startOpenAiFake(options: ImageApiFakeOptions = {}): Promise<Open
         const value = form.get(name)
         return typeof value === 'string' ? value : null
       }
+      const model = text('model')
       state.requests.push({
         authorization: request.headers.authorization,
-        model: text('model'),
+        model,
         prompt: text('prompt'),
         n: text('n'),
         size: text('size'),
         images,
       })
 
-      if (request.headers.authorization !== `Bearer ${state.apiKey}`) {
-        return sendJson(
-          response,
-          401,
-          apiError(
-            'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.',
-            'invalid_request_error',
-            'invalid_api_key',
-          ),
-        )
-      }
+      if (!authorized) return invalidKey(response)
+      if (!model || !OPENAI_IMAGE_MODELS.includes(model)) return modelNotFound(response, model ?? '')
       if (!text('prompt') || images.length === 0) {
         return sendJson(
           response,
@@ -97,17 +109,38 @@ export function startOpenAiFake(options: ImageApiFakeOptions = {}): Promise<Open
             "Missing required parameter: 'image' or 'prompt'.",
             'invalid_request_error',
             'missing_required_parameter',
+            'image',
           ),
         )
       }
+      const size = text('size')
+      if (size !== null && !SIZES.includes(size)) {
+        return sendJson(
+          response,
+          400,
+          apiError(
+            `Invalid value: '${size}'. Supported values are: ${SIZES.map((s) => `'${s}'`).join(', ')}.`,
+            'invalid_request_error',
+            'invalid_value',
+            'size',
+          ),
+        )
+      }
+      if (!state.admit()) return rateLimited(response, model, 'requests per min (RPM)')
 
       switch (state.mode) {
         case 'rate_limit_once':
           state.mode = 'success'
+          return rateLimited(response, model, 'images per minute')
+        case 'insufficient_quota':
           return sendJson(
             response,
             429,
-            apiError('Rate limit reached for gpt-image-1 on images per minute.', 'requests', 'rate_limit_exceeded'),
+            apiError(
+              'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.',
+              'insufficient_quota',
+              'insufficient_quota',
+            ),
           )
         case 'server_error':
           return sendJson(
@@ -128,19 +161,66 @@ export function startOpenAiFake(options: ImageApiFakeOptions = {}): Promise<Open
         case 'malformed':
           return sendJson(response, 200, { created: now(), data: [{ url: null }] })
         case 'slow':
-          await waitUnlessClosed(response, options.slowMs ?? 5_000)
+          await waitUnlessClosed(response, state.options.slowMs ?? 5_000)
           if (response.destroyed) return
           break
         case 'success':
           break
+      }
+      if (state.options.latencyMs) {
+        await waitUnlessClosed(response, state.options.latencyMs)
+        if (response.destroyed) return
       }
       sendJson(response, 200, { created: now(), data: [{ b64_json: state.resultPng.toString('base64') }] })
     },
   })
 }
 
-function apiError(message: string, type: string, code: string | null = null) {
-  return { error: { message, type, param: null, code } }
+function invalidKey(response: ServerResponse) {
+  sendJson(
+    response,
+    401,
+    apiError(
+      'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.',
+      'invalid_request_error',
+      'invalid_api_key',
+    ),
+  )
+}
+
+function modelNotFound(response: ServerResponse, model: string) {
+  sendJson(
+    response,
+    404,
+    apiError(
+      `The model '${model}' does not exist or you do not have access to it.`,
+      'invalid_request_error',
+      'model_not_found',
+    ),
+  )
+}
+
+/** OpenAI's rate-limit answer: 429 rate_limit_exceeded, with when to try again in the headers. */
+function rateLimited(response: ServerResponse, model: string, what: string) {
+  const text = JSON.stringify(
+    apiError(
+      `Rate limit reached for ${model} in organization org-fake on ${what}: Please try again in 1s.`,
+      'requests',
+      'rate_limit_exceeded',
+    ),
+  )
+  response.writeHead(429, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    'retry-after': '1',
+    'x-ratelimit-remaining-requests': '0',
+    'x-ratelimit-reset-requests': '1s',
+  })
+  response.end(text)
+}
+
+function apiError(message: string, type: string, code: string | null = null, param: string | null = null) {
+  return { error: { message, type, param, code } }
 }
 
 function now(): number {

@@ -112,7 +112,7 @@ describe('the worker process with Veo (a local fake of the Gemini API)', () => {
 
     expect(fake.generations).toHaveLength(1)
     const [generation] = fake.generations
-    expect(generation.model).toBe('veo-3.0-fast-generate-001')
+    expect(generation.model).toBe('veo-3.1-fast-generate-preview')
     expect(generation.body.parameters).toEqual({ aspectRatio: '16:9', resolution: '1080p' })
     expect(generation.body.instances[0].prompt).toBe('My dog wags its tail')
     expect(generation.body.instances[0].image?.mimeType).toBe('image/jpeg')
@@ -130,7 +130,7 @@ describe('the worker process with Veo (a local fake of the Gemini API)', () => {
     })
     expect((await finished(body.taskId)).row.status).toBe('completed')
     const [generation] = fake.generations
-    expect(generation.model).toBe('veo-3.0-generate-001')
+    expect(generation.model).toBe('veo-3.1-generate-preview')
     expect(generation.body.parameters).toEqual({ aspectRatio: '9:16', resolution: '720p' })
     expect(generation.body.instances[0].image).toBeUndefined()
   })

@@ -1,10 +1,10 @@
 import type { Env } from '#app/utils/env.server.ts'
 import { createImageProvider } from './image/index.ts'
 import { createInstantImageProvider } from './instant.ts'
-import type { ImageProvider, VideoProvider } from './types.ts'
+import type { ImageProvider, VideoOperationProvider, VideoProvider } from './types.ts'
 import { createVideoProvider } from './video/index.ts'
 
-type ImageEnv = Pick<
+export type ImageEnv = Pick<
   Env,
   | 'IMAGE_PROVIDER'
   | 'INSTANT_PROVIDER_DELAY_MS'
@@ -28,13 +28,13 @@ export function imageProviderFromEnv(env: ImageEnv): ImageProvider {
   })
 }
 
-type VideoEnv = Pick<
+export type VideoEnv = Pick<
   Env,
   'VIDEO_PROVIDER' | 'GEMINI_API_KEY' | 'GEMINI_BASE_URL' | 'VEO_MODEL' | 'VEO_FAST_MODEL' | 'VEO_POLL_INTERVAL_MS'
 >
 
 /** The video provider VIDEO_PROVIDER names, configured from the environment. */
-export function videoProviderFromEnv(env: VideoEnv): VideoProvider {
+export function videoProviderFromEnv(env: VideoEnv): VideoProvider | VideoOperationProvider {
   return createVideoProvider({
     provider: env.VIDEO_PROVIDER,
     apiKey: env.GEMINI_API_KEY,

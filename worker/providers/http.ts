@@ -5,6 +5,8 @@
  *   body, and turn timeouts, network failures and cancellation into retryable ProviderErrors;
  * - `errorForStatus` turns an unsuccessful HTTP status into a ProviderError (429, 408 and 5xx are
  *   retryable, other statuses are final) with a message a user can read;
+ * - `errorForAnswer` does the same for a whole answer, reading a 429's wait (retry-after, Google's
+ *   RetryInfo) and telling an exhausted quota from a busy moment (see busy-answers.ts);
  * - `apiErrorMessage` reads the `{ error: { message } }` body both OpenAI and Google APIs answer with;
  * - `refusalError` is the final error for a content-policy refusal;
  * - `redact` keeps API keys out of anything that might reach a user or a log.
@@ -12,6 +14,7 @@
  * Provider-specific meaning (a content-policy refusal hidden in a 400, say) is decided by the
  * adapter before it falls back to `errorForStatus`.
  */
+import { busyError } from './busy-answers.ts'
 import { ProviderError } from './types.ts'
 
 export interface HttpCallOptions {
@@ -31,6 +34,7 @@ export interface JsonAnswer {
   body: unknown
   /** The raw body, for messages when it was not JSON. */
   text: string
+  headers: Headers
 }
 
 export interface BytesAnswer {
@@ -38,12 +42,14 @@ export interface BytesAnswer {
   ok: boolean
   bytes: Buffer
   contentType: string
+  /** The Location header of a redirect (requests made with redirect: 'manual'). */
+  location: string | null
 }
 
 export function requestJson(url: string, init: RequestInit, options: HttpCallOptions): Promise<JsonAnswer> {
   return withTimeLimit(url, init, options, async (response) => {
     const text = await response.text()
-    return { status: response.status, ok: response.ok, body: parseJson(text), text }
+    return { status: response.status, ok: response.ok, body: parseJson(text), text, headers: response.headers }
   })
 }
 
@@ -53,6 +59,7 @@ export function requestBytes(url: string, init: RequestInit, options: HttpCallOp
     ok: response.ok,
     bytes: Buffer.from(await response.arrayBuffer()),
     contentType: response.headers.get('content-type') ?? '',
+    location: response.headers.get('location'),
   }))
 }
 
@@ -70,13 +77,28 @@ export function errorForStatus(status: number, detail: string, options: HttpCall
   return new ProviderError(message, { retryable: isRetryableStatus(status), status })
 }
 
+/** The ProviderError for an unsuccessful JSON answer; a 429 says how long to wait, or that the quota is gone. */
+export function errorForAnswer(answer: JsonAnswer, options: HttpCallOptions): ProviderError {
+  if (answer.status === 429) return busyError(answer, options.service)
+  // Google answers a bad key with 400 INVALID_ARGUMENT, its ErrorInfo reason saying API_KEY_INVALID.
+  if (answer.status === 400 && /"API_KEY_INVALID"/.test(answer.text)) {
+    return new ProviderError(credentialsMessage(options.service, 'HTTP 400, API_KEY_INVALID'), {
+      retryable: false,
+      status: 400,
+    })
+  }
+  return errorForStatus(answer.status, apiErrorMessage(answer), options)
+}
+
+function credentialsMessage(service: string, why: string): string {
+  return `${service} refused this server's credentials (${why}); an administrator must check the API key.`
+}
+
 function statusMessage(status: number, service: string, detail: string): string {
   if (status === 429) return `${service} is receiving too many requests right now (HTTP 429).`
   if (status >= 500) return `${service} is temporarily unavailable (HTTP ${status}).`
   if (status === 408) return `${service} timed out handling the request (HTTP 408).`
-  if (status === 401 || status === 403) {
-    return `${service} refused this server's credentials (HTTP ${status}); an administrator must check the API key.`
-  }
+  if (status === 401 || status === 403) return credentialsMessage(service, `HTTP ${status}`)
   return `${service} rejected the request (HTTP ${status})${detail ? `: ${detail}` : '.'}`
 }
 
@@ -118,6 +140,7 @@ async function withTimeLimit<T>(
     if (timeout.aborted) {
       throw new ProviderError(`${options.service} did not answer within ${formatSeconds(options.timeoutMs)}.`, {
         retryable: true,
+        timedOut: true,
         cause: error,
       })
     }

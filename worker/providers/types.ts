@@ -54,9 +54,40 @@ export interface VideoRequest {
   quality: VideoQuality
 }
 
+/** A video made in this process, from start to finish within one job (the local renderer). */
 export interface VideoProvider {
   readonly name: string
   generate(request: VideoRequest, context: ProviderContext): Promise<GeneratedMedia>
+}
+
+/** Where a remote video operation stands after one look at it. */
+export type OperationState = { done: false; progress: number } | { done: true; media: GeneratedMedia }
+
+/**
+ * A video made by a remote, long-running operation (Veo): started once, its name kept on the task,
+ * then looked at again and again, by whichever job runs next, until it is done. So a retry, a
+ * restart or a deploy resumes the same paid operation instead of starting another.
+ */
+export interface VideoOperationProvider {
+  readonly name: string
+  /** Starts the paid generation and answers the operation's name. */
+  start(request: VideoRequest, context: ProviderContext): Promise<string>
+  /** One look at the operation, `elapsedMs` after it started; the video is downloaded once done. */
+  check(operation: string, elapsedMs: number, context: ProviderContext): Promise<OperationState>
+  /** How long to wait between two looks. */
+  readonly pollIntervalMs: number
+}
+
+export interface ProviderErrorOptions {
+  retryable: boolean
+  status?: number
+  cause?: unknown
+  /** The provider is busy (a 429, or our own rate limit): try again after this long, no attempt used. */
+  retryAfterMs?: number
+  /** The account's quota or credit is used up: final, and the operator must act. */
+  quotaExhausted?: boolean
+  /** The call ran out of time: the provider may still have done (and billed) the work. */
+  timedOut?: boolean
 }
 
 /**
@@ -67,11 +98,17 @@ export interface VideoProvider {
 export class ProviderError extends Error {
   readonly retryable: boolean
   readonly status: number | undefined
+  readonly retryAfterMs: number | undefined
+  readonly quotaExhausted: boolean
+  readonly timedOut: boolean
 
-  constructor(message: string, options: { retryable: boolean; status?: number; cause?: unknown }) {
+  constructor(message: string, options: ProviderErrorOptions) {
     super(message, { cause: options.cause })
     this.name = 'ProviderError'
     this.retryable = options.retryable
     this.status = options.status
+    this.retryAfterMs = options.retryAfterMs
+    this.quotaExhausted = options.quotaExhausted ?? false
+    this.timedOut = options.timedOut ?? false
   }
 }

@@ -1,29 +1,45 @@
 import type { Task } from 'graphile-worker'
 import { imageTaskParamsSchema, promptInputFor } from '#app/features/generation/image-task-params.ts'
+import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { imageProviderFromEnv } from '#worker/providers/from-env.ts'
 import { buildImagePrompt } from '#app/features/generation/prompt.ts'
+import { noLimit, sharedRateLimit } from '#worker/providers/shared-rate-limit.ts'
 import { ProviderError, type ImageProvider } from '#worker/providers/types.ts'
 import { runGeneration, type GenerationJob } from './run-generation.ts'
 
-/** How an image task asks its provider: the prompt built from the stored params, every stored image. */
-export function imageGeneration(provider: ImageProvider): GenerationJob {
+/**
+ * How an image task asks its provider: the prompt built from the stored params, every stored
+ * image. `beforeRequest` runs right before the (paid) provider call: the shared rate limit.
+ */
+export function imageGeneration(provider: ImageProvider, beforeRequest = noLimit): GenerationJob {
   return {
+    jobName: 'generate_image',
     providerName: provider.name,
-    produce(task, images, context) {
+    async produce(task, images, context) {
       const parsed = imageTaskParamsSchema.safeParse(task.params)
       if (!parsed.success) throw new ProviderError('The task options are invalid.', { retryable: false })
       const params = parsed.data
       const prompt = buildImagePrompt(promptInputFor(params, images.length))
       const guided = params.mode === 'customize' ? null : params.guided
+      await beforeRequest()
       return provider.generate({ images, prompt, style: params.style, guided }, context)
     },
   }
 }
 
-let provider: ImageProvider | undefined
+let job: GenerationJob | undefined
 
 export const generateImage: Task = (payload, helpers) => {
-  provider ??= imageProviderFromEnv(getEnv())
-  return runGeneration(payload, helpers, imageGeneration(provider))
+  job ??= imageJobFromEnv()
+  return runGeneration(payload, helpers, job)
+}
+
+function imageJobFromEnv(): GenerationJob {
+  const env = getEnv()
+  const provider = imageProviderFromEnv(env)
+  return imageGeneration(
+    provider,
+    sharedRateLimit(getDb(), `image:${provider.name}`, provider.name, env.IMAGE_PROVIDER_RPM),
+  )
 }

@@ -1,25 +1,67 @@
 import type { Task } from 'graphile-worker'
+import { saveProviderOperation } from '#app/features/generation/task-waits.server.ts'
 import { videoTaskParamsSchema } from '#app/features/generation/video-task-params.ts'
+import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { videoProviderFromEnv } from '#worker/providers/from-env.ts'
-import { ProviderError, type VideoProvider } from '#worker/providers/types.ts'
+import { noLimit, sharedRateLimit } from '#worker/providers/shared-rate-limit.ts'
+import {
+  ProviderError,
+  type VideoOperationProvider,
+  type VideoProvider,
+  type VideoRequest,
+} from '#worker/providers/types.ts'
 import { runGeneration, type GenerationJob } from './run-generation.ts'
 
-/** How a video task asks its provider: the stored options, and the stored photo in image mode. */
-export function videoGeneration(provider: VideoProvider): GenerationJob {
+/**
+ * How a video task asks its provider: the stored options, and the stored photo in image mode.
+ * A local renderer makes the video within the job. A remote operation (Veo) is started once,
+ * its name written on the task before anything else happens, and then looked at once per run:
+ * not done yet, the job comes back after the poll interval without holding a slot meanwhile.
+ */
+export function videoGeneration(
+  provider: VideoProvider | VideoOperationProvider,
+  beforeRequest = noLimit,
+): GenerationJob {
   return {
+    jobName: 'generate_video',
     providerName: provider.name,
-    produce(task, images, context) {
-      const parsed = videoTaskParamsSchema.safeParse(task.params)
-      if (!parsed.success) throw new ProviderError('The task options are invalid.', { retryable: false })
-      return provider.generate({ ...parsed.data, image: images[0] ?? null }, context)
+    async produce(task, images, context) {
+      if ('generate' in provider) return provider.generate(videoRequest(task.params, images[0]), context)
+
+      let operation = task.provider_operation
+      if (!operation) {
+        await beforeRequest()
+        operation = await provider.start(videoRequest(task.params, images[0]), context)
+        await saveProviderOperation(getDb(), task.id, operation)
+        await context.onProgress(5)
+      }
+      const state = await provider.check(operation, context.elapsedMs, context)
+      if (state.done) return state.media
+      await context.onProgress(state.progress)
+      return { checkAgainInMs: provider.pollIntervalMs }
     },
   }
 }
 
-let provider: VideoProvider | undefined
+function videoRequest(params: unknown, image: VideoRequest['image'] | undefined): VideoRequest {
+  const parsed = videoTaskParamsSchema.safeParse(params)
+  if (!parsed.success) throw new ProviderError('The task options are invalid.', { retryable: false })
+  return { ...parsed.data, image: image ?? null }
+}
+
+let job: GenerationJob | undefined
 
 export const generateVideo: Task = (payload, helpers) => {
-  provider ??= videoProviderFromEnv(getEnv())
-  return runGeneration(payload, helpers, videoGeneration(provider))
+  job ??= videoJobFromEnv()
+  return runGeneration(payload, helpers, job)
+}
+
+function videoJobFromEnv(): GenerationJob {
+  const env = getEnv()
+  const provider = videoProviderFromEnv(env)
+  return videoGeneration(
+    provider,
+    sharedRateLimit(getDb(), `video:${provider.name}`, provider.name, env.VIDEO_PROVIDER_RPM),
+  )
 }

@@ -1,6 +1,12 @@
 import type { JobHelpers } from 'graphile-worker'
 import { z } from 'zod'
 import {
+  checkAgainLater,
+  recordTimedOutCall,
+  waitForRoom,
+  type LaterRun,
+} from '#app/features/generation/task-waits.server.ts'
+import {
   completeTask,
   failTask,
   findResultKey,
@@ -21,10 +27,22 @@ import {
   type ProviderContext,
 } from '#worker/providers/types.ts'
 
+/** A remote operation is still running: the job looks at it again after this long. */
+export interface CheckAgain {
+  checkAgainInMs: number
+}
+
+/** What a job's provider call gets: the provider context, plus the task it works for. */
+export interface GenerationContext extends ProviderContext {
+  /** Milliseconds since the task's first attempt, less the time it waited for room. */
+  elapsedMs: number
+}
+
 /** What differs between an image and a video job: which provider runs, and how it is asked. */
 export interface GenerationJob {
+  jobName: LaterRun['jobName']
   providerName: string
-  produce(task: GenerationTask, inputs: ImageInput[], context: ProviderContext): Promise<GeneratedMedia>
+  produce(task: GenerationTask, inputs: ImageInput[], context: GenerationContext): Promise<GeneratedMedia | CheckAgain>
 }
 
 const payloadSchema = z.object({ taskId: z.string().uuid() })
@@ -37,12 +55,16 @@ const extensions: Record<string, string> = {
 }
 
 const INTERNAL_FAILURE = 'Something went wrong while generating. Please try again.'
+/** A timed-out call may have been billed: it is tried once more, then the task fails. */
+const MAX_TIMED_OUT_CALLS = 2
 
 /**
  * Runs one attempt of a generation task: processing with a heartbeat, the provider with its
  * progress written to the row, the result stored under a content-hashed key, completed.
- * A retryable failure puts the task back in the queue and throws, so graphile-worker retries with
- * its backoff; a final one (a refusal, bad input, or the last attempt) fails the task and refunds it.
+ * Waiting (no room at the provider, a 429, an operation still rendering) re-schedules the job and
+ * frees the slot (see task-waits.server.ts). A retryable failure puts the task back in the queue
+ * and throws, so graphile-worker retries with its backoff; a final one (a refusal, bad input, an
+ * exhausted quota, a second timeout, or the last attempt) fails the task and refunds it.
  */
 export async function runGeneration(payload: unknown, helpers: JobHelpers, job: GenerationJob) {
   const { taskId } = payloadSchema.parse(payload)
@@ -52,35 +74,90 @@ export async function runGeneration(payload: unknown, helpers: JobHelpers, job: 
     helpers.logger.info(`task ${taskId} is finished or gone; nothing to do`)
     return
   }
+  const later = (delayMs: number): LaterRun => ({
+    taskId,
+    jobName: job.jobName,
+    delayMs,
+    attemptsLeft: helpers.job.max_attempts - helpers.job.attempts + 1,
+  })
 
   const beat = () =>
     recordHeartbeat(db, taskId).catch((error) => helpers.logger.warn(`heartbeat of ${taskId} failed: ${error}`))
   const heartbeat = setInterval(beat, getEnv().TASK_HEARTBEAT_MS)
   try {
     const inputs = await loadInputs(task.input_keys)
-    const media = await job.produce(task, inputs, {
+    const started = task.started_at?.getTime() ?? Date.now()
+    const result = await job.produce(task, inputs, {
       signal: helpers.abortSignal,
       onProgress: (percent) => recordProgress(db, taskId, percent),
+      elapsedMs: Math.max(0, Date.now() - started - task.waited_ms),
     })
-    const key = await storeResult(taskId, media)
+    if ('checkAgainInMs' in result) {
+      await checkAgainLater(db, later(result.checkAgainInMs))
+      return
+    }
+    const key = await storeResult(taskId, result)
     if (!(await completeTask(db, taskId, key)) && (await findResultKey(db, taskId)) !== key) {
       // Recovery gave up on this attempt and refunded it meanwhile, or a second run finished first
       // with other bytes: nothing points at this result. (Same bytes, same key: keep it.)
       await getStorage().delete(key)
     }
   } catch (error) {
-    const lastAttempt = helpers.job.attempts >= helpers.job.max_attempts
-    const retryable = !(error instanceof ProviderError) || error.retryable
-    helpers.logger.error(`task ${taskId} attempt ${helpers.job.attempts}/${helpers.job.max_attempts}: ${error}`)
-    if (retryable && !lastAttempt) {
-      await requeueTask(db, taskId)
-      throw error
-    }
-    const reason = error instanceof ProviderError ? error.message : INTERNAL_FAILURE
-    await db.transaction().execute((tx) => failTask(tx, taskId, reason))
+    await settleFailure(error, { taskId, helpers, job, later })
   } finally {
     clearInterval(heartbeat)
   }
+}
+
+/**
+ * After a failed attempt: wait (a busy provider, no attempt used), retry (graphile-worker's
+ * backoff), or fail and refund.
+ */
+async function settleFailure(
+  error: unknown,
+  {
+    taskId,
+    helpers,
+    job,
+    later,
+  }: { taskId: string; helpers: JobHelpers; job: GenerationJob; later: (delayMs: number) => LaterRun },
+) {
+  const db = getDb()
+  if (error instanceof ProviderError && error.retryAfterMs !== undefined) {
+    // Jitter spreads the waiting jobs, so they do not all come back in the same instant.
+    const delayMs = error.retryAfterMs + Math.round(Math.random() * 1000)
+    const outcome = await waitForRoom(db, later(delayMs), getEnv().TASK_MAX_WAIT_MS)
+    const next = outcome === 'waiting' ? `Next try in ${delayMs} ms.` : 'Waited too long: failed and refunded.'
+    helpers.logger.info(`task ${taskId}: ${error.message} ${next}`)
+    return
+  }
+  if (error instanceof ProviderError && error.quotaExhausted) {
+    helpers.logger.error(
+      `OPERATOR: ${job.providerName} quota exhausted, task ${taskId} failed and refunded: ${error.message}`,
+    )
+  } else {
+    helpers.logger.error(`task ${taskId} attempt ${helpers.job.attempts}/${helpers.job.max_attempts}: ${error}`)
+  }
+  if (await isRetryable(error, taskId, helpers, job.jobName === 'generate_image')) {
+    await requeueTask(db, taskId)
+    throw error
+  }
+  const reason = error instanceof ProviderError ? error.message : INTERNAL_FAILURE
+  await db.transaction().execute((tx) => failTask(tx, taskId, reason))
+}
+
+/** `billedWhenTimedOut`: a timed-out call may have been paid for (an image), so it is retried once only. */
+async function isRetryable(
+  error: unknown,
+  taskId: string,
+  helpers: JobHelpers,
+  billedWhenTimedOut: boolean,
+): Promise<boolean> {
+  if (helpers.job.attempts >= helpers.job.max_attempts) return false
+  if (!(error instanceof ProviderError)) return true
+  if (!error.retryable) return false
+  if (!error.timedOut || !billedWhenTimedOut) return true
+  return (await recordTimedOutCall(getDb(), taskId)) < MAX_TIMED_OUT_CALLS
 }
 
 async function loadInputs(keys: string[]): Promise<ImageInput[]> {

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { GenerationTask, TaskKind } from '#app/utils/db-schema.ts'
 import type { TaskView } from './task-view.ts'
 import type { DB, Tx } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
 import { HttpError, notFound } from '#app/utils/http.server.ts'
 import { enqueueJob } from '#app/utils/jobs.server.ts'
 import { mediaUrl } from '#app/utils/media-url.ts'
@@ -42,7 +43,8 @@ export interface NewTask {
 
 /**
  * One transaction: the task row, the debit with its 'spend' ledger line, and the job. Too few
- * credits: 402 with needPurchase, and nothing is written.
+ * credits: 402 with needPurchase; too many of the user's tasks queued or running: 429. Either way
+ * nothing is written.
  */
 export async function createPaidTask(db: DB, task: NewTask) {
   return db.transaction().execute(async (tx) => {
@@ -71,6 +73,7 @@ export async function createPaidTask(db: DB, task: NewTask) {
         extra: { needPurchase: true },
       })
     }
+    await refuseBeyondActiveLimit(tx, task.userId, getEnv().MAX_ACTIVE_TASKS_PER_USER)
     await enqueueJob(
       tx,
       jobFor[task.kind],
@@ -84,6 +87,26 @@ export async function createPaidTask(db: DB, task: NewTask) {
       .executeTakeFirstOrThrow()
     return { taskId: task.id, cost, credits }
   })
+}
+
+/**
+ * Fairness: one user's burst cannot fill every worker's lanes. Called after the debit, whose UPDATE
+ * locks the user's row: two submissions of the same user count one after the other, the new task
+ * included. Throwing rolls the debit back.
+ */
+async function refuseBeyondActiveLimit(tx: Tx, userId: string, limit: number) {
+  const { active } = await tx
+    .selectFrom('generation_tasks')
+    .select((eb) => eb.fn.countAll<number>().as('active'))
+    .where('user_id', '=', userId)
+    .where('status', 'in', ['queued', 'processing'])
+    .executeTakeFirstOrThrow()
+  if (Number(active) > limit) {
+    throw new HttpError(
+      429,
+      `You already have ${limit} generations in progress. Please wait until one of them finishes.`,
+    )
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -260,7 +283,10 @@ export async function expireTasks(db: DB, now = new Date(), batchSize = 200) {
 // ---------------------------------------------------------------------------------------------
 // State changes made by the worker
 
-/** Starts an attempt: processing, progress 0, a fresh heartbeat. Null when the task is gone or finished. */
+/**
+ * Starts an attempt: processing, a fresh heartbeat, progress 0 (kept while a remote operation is
+ * resumed). Null when the task is gone or finished.
+ */
 export async function startTaskAttempt(db: DB, taskId: string, provider: string) {
   return db
     .updateTable('generation_tasks')
@@ -269,7 +295,7 @@ export async function startTaskAttempt(db: DB, taskId: string, provider: string)
       attempts: eb('attempts', '+', 1),
       started_at: sql`coalesce(started_at, now())`,
       heartbeat_at: sql`now()`,
-      progress: 0,
+      progress: sql`CASE WHEN provider_operation IS NULL THEN 0 ELSE progress END`,
       error: null,
       provider,
     }))

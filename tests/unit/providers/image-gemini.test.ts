@@ -38,7 +38,7 @@ describe('Gemini image provider', () => {
     expect(result).toEqual({ bytes: fake.resultPng, mimeType: 'image/png' })
     expect(context.progress.at(-1)).toBe(100)
     const [sent] = fake.requests
-    expect(sent.model).toBe('gemini-2.5-flash-image')
+    expect(sent.model).toBe('gemini-3.1-flash-image')
     expect(sent.apiKey).toBe(fake.apiKey)
     expect(sent.prompt).toBe('A beagle astronaut')
     expect(sent.images.map((image) => image.mimeType)).toEqual(['image/png', 'image/jpeg'])
@@ -100,13 +100,13 @@ describe('Gemini image provider', () => {
     expect(error.message).toBe('Gemini did not answer within 0.2 s.')
   })
 
-  it('makes a rejected API key final, with the service explanation but not the key', async () => {
+  it('makes a rejected API key (400 API_KEY_INVALID) final, asking for an administrator, without the key', async () => {
     const error = await providerFailure(
       gemini({ apiKey: 'wrong-gemini-key' }).generate(await imageRequest(), testContext()),
     )
     expect(error).toMatchObject({ retryable: false, status: 400 })
     expect(error.message).toBe(
-      'Gemini rejected the request (HTTP 400): API key not valid. Please pass a valid API key.',
+      "Gemini refused this server's credentials (HTTP 400, API_KEY_INVALID); an administrator must check the API key.",
     )
     expect(error.message).not.toContain('wrong-gemini-key')
   })

@@ -42,10 +42,26 @@ describe('redact', () => {
 
 describe('apiErrorMessage', () => {
   it('reads { error: { message } } and nothing else', () => {
-    expect(apiErrorMessage({ status: 400, ok: false, body: { error: { message: 'Bad prompt' } }, text: '' })).toBe(
-      'Bad prompt',
-    )
-    expect(apiErrorMessage({ status: 502, ok: false, body: undefined, text: '<html>Bad gateway</html>' })).toBe('')
-    expect(apiErrorMessage({ status: 400, ok: false, body: { error: 'flat string' }, text: '' })).toBe('')
+    expect(
+      apiErrorMessage({
+        status: 400,
+        ok: false,
+        body: { error: { message: 'Bad prompt' } },
+        text: '',
+        headers: new Headers(),
+      }),
+    ).toBe('Bad prompt')
+    expect(
+      apiErrorMessage({
+        status: 502,
+        ok: false,
+        body: undefined,
+        text: '<html>Bad gateway</html>',
+        headers: new Headers(),
+      }),
+    ).toBe('')
+    expect(
+      apiErrorMessage({ status: 400, ok: false, body: { error: 'flat string' }, text: '', headers: new Headers() }),
+    ).toBe('')
   })
 })

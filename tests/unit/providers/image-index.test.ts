@@ -33,11 +33,11 @@ describe('createImageProvider', () => {
   it('wires the Gemini settings through', async () => {
     const provider = createImageProvider({
       provider: 'gemini',
-      gemini: { apiKey: gemini.apiKey, baseUrl: gemini.baseUrl, model: 'gemini-custom-image' },
+      gemini: { apiKey: gemini.apiKey, baseUrl: gemini.baseUrl, model: 'gemini-3-pro-image-preview' },
     })
     expect(provider.name).toBe('gemini')
     await provider.generate(await imageRequest(), testContext())
-    expect(gemini.requests.at(-1)?.model).toBe('gemini-custom-image')
+    expect(gemini.requests.at(-1)?.model).toBe('gemini-3-pro-image-preview')
   })
 
   it('names the missing key of a remote provider', () => {

@@ -35,7 +35,7 @@ describe('OpenAI image provider', () => {
     const [sent] = fake.requests
     expect(sent).toMatchObject({
       authorization: `Bearer ${fake.apiKey}`,
-      model: 'gpt-image-1',
+      model: 'gpt-image-2',
       prompt: 'A corgi as a knight',
       n: '1',
       size: '1024x1024',

@@ -5,7 +5,7 @@
  * `promptFeedback.blockReason` or the candidate's `finishReason`.
  */
 import { z } from 'zod'
-import { apiErrorMessage, errorForStatus, refusalError, requestJson, shorten } from '../http.ts'
+import { errorForAnswer, refusalError, requestJson, shorten } from '../http.ts'
 import type { HttpCallOptions } from '../http.ts'
 import { ProviderError } from '../types.ts'
 import type { GeneratedMedia, ImageProvider, ImageRequest } from '../types.ts'
@@ -15,9 +15,9 @@ export interface GeminiImageConfig {
   apiKey: string
   /** Default https://generativelanguage.googleapis.com */
   baseUrl?: string
-  /** Default gemini-2.5-flash-image */
+  /** Default gemini-3.1-flash-image */
   model?: string
-  /** Default 120 000 ms. */
+  /** Default 300 000 ms. */
   timeoutMs?: number
 }
 
@@ -70,9 +70,9 @@ type Answer = z.infer<typeof answerSchema>
 
 export function createGeminiImageProvider(config: GeminiImageConfig): ImageProvider {
   const baseUrl = (config.baseUrl ?? 'https://generativelanguage.googleapis.com').replace(/\/+$/, '')
-  const model = config.model ?? 'gemini-2.5-flash-image'
+  const model = config.model ?? 'gemini-3.1-flash-image'
   const endpoint = `${baseUrl}/v1beta/models/${encodeURIComponent(model)}:generateContent`
-  const timeoutMs = config.timeoutMs ?? 120_000
+  const timeoutMs = config.timeoutMs ?? 300_000
 
   return {
     name: 'gemini',
@@ -89,7 +89,7 @@ export function createGeminiImageProvider(config: GeminiImageConfig): ImageProvi
         },
         http,
       )
-      if (!answer.ok) throw errorForStatus(answer.status, apiErrorMessage(answer), http)
+      if (!answer.ok) throw errorForAnswer(answer, http)
 
       const parsed = answerSchema.safeParse(answer.body)
       if (!parsed.success) {

@@ -1,9 +1,9 @@
 /**
- * OpenAI Images "edit" API (gpt-image-1 family): the pet photo and any reference images go up as
+ * OpenAI Images "edit" API (GPT Image models): the pet photo and any reference images go up as
  * repeated `image[]` multipart parts with the prompt; the answer carries the result as base64.
  */
 import { z } from 'zod'
-import { apiErrorMessage, errorForStatus, refusalError, requestJson } from '../http.ts'
+import { errorForAnswer, refusalError, requestJson } from '../http.ts'
 import type { HttpCallOptions, JsonAnswer } from '../http.ts'
 import { ProviderError } from '../types.ts'
 import type { ImageProvider, ImageRequest } from '../types.ts'
@@ -13,9 +13,9 @@ export interface OpenAiImageConfig {
   apiKey: string
   /** Default https://api.openai.com/v1 */
   baseUrl?: string
-  /** Default gpt-image-1 */
+  /** Default gpt-image-2 */
   model?: string
-  /** Default 120 000 ms; image edits commonly take 30-90 s. */
+  /** Default 300 000 ms; image edits commonly take 20-120 s, longer under load. */
   timeoutMs?: number
   /** Default 1024x1024 */
   size?: string
@@ -31,9 +31,9 @@ const errorBodySchema = z.object({
 
 export function createOpenAiImageProvider(config: OpenAiImageConfig): ImageProvider {
   const endpoint = `${(config.baseUrl ?? 'https://api.openai.com/v1').replace(/\/+$/, '')}/images/edits`
-  const model = config.model ?? 'gpt-image-1'
+  const model = config.model ?? 'gpt-image-2'
   const size = config.size ?? '1024x1024'
-  const timeoutMs = config.timeoutMs ?? 120_000
+  const timeoutMs = config.timeoutMs ?? 300_000
 
   return {
     name: 'openai',
@@ -86,7 +86,7 @@ function answerError(answer: JsonAnswer, http: HttpCallOptions): ProviderError {
   if (answer.status === 400 && parsed.success && isSafetyRefusal(parsed.data.error)) {
     return refusalError(SERVICE, 'image', answer.status)
   }
-  return errorForStatus(answer.status, apiErrorMessage(answer), http)
+  return errorForAnswer(answer, http)
 }
 
 /** gpt-image answers `moderation_blocked`; older models used `content_policy_violation`. */

@@ -1,4 +1,4 @@
-import type { VideoProvider } from '../types.ts'
+import type { VideoOperationProvider, VideoProvider } from '../types.ts'
 import { createLocalVideoProvider } from './local.ts'
 import { createVeoVideoProvider } from './veo.ts'
 import type { VeoConfig } from './veo.ts'
@@ -12,7 +12,7 @@ export interface VideoProviderConfig extends Partial<VeoConfig> {
   provider: 'local' | 'veo'
 }
 
-export function createVideoProvider(config: VideoProviderConfig): VideoProvider {
+export function createVideoProvider(config: VideoProviderConfig): VideoProvider | VideoOperationProvider {
   const { provider, apiKey, ...veo } = config
   if (provider === 'local') return createLocalVideoProvider()
   if (!apiKey) throw new Error('VIDEO_PROVIDER=veo needs GEMINI_API_KEY to be set.')

@@ -1,15 +1,16 @@
 /**
  * Google Veo through the Gemini API's long-running operations: `:predictLongRunning` starts a
- * generation and answers an operation name, the operation is polled until `done`, and the finished
- * operation names a file URI that is downloaded with the same API key.
+ * generation and answers an operation name, the operation is looked at (one GET per `check`, the
+ * worker re-schedules the job in between) until `done`, and the finished operation names a file
+ * URI that is downloaded with the same API key, which goes to the API's own host only (the file
+ * URI redirects to a storage host, which gets no key).
  * A content-rule refusal arrives either as the operation's `error` or as a response whose samples
  * were all removed by the RAI filters (`raiMediaFilteredCount`, `raiMediaFilteredReasons`).
  */
-import { setTimeout as sleep } from 'node:timers/promises'
 import sharp from 'sharp'
 import { z } from 'zod'
 import {
-  apiErrorMessage,
+  errorForAnswer,
   errorForStatus,
   isRetryableStatus,
   refusalError,
@@ -17,9 +18,9 @@ import {
   requestJson,
   shorten,
 } from '../http.ts'
-import type { HttpCallOptions } from '../http.ts'
+import type { BytesAnswer, HttpCallOptions } from '../http.ts'
 import { ProviderError } from '../types.ts'
-import type { GeneratedMedia, ImageInput, VideoProvider, VideoRequest } from '../types.ts'
+import type { GeneratedMedia, ImageInput, ProviderContext, VideoOperationProvider, VideoRequest } from '../types.ts'
 import { effectiveResolution } from '#app/features/generation/video-dimensions.ts'
 import { sourceImage } from './source-image.ts'
 
@@ -27,11 +28,11 @@ export interface VeoConfig {
   apiKey: string
   /** Default https://generativelanguage.googleapis.com */
   baseUrl?: string
-  /** The Stable quality model. Default veo-3.0-generate-001 */
+  /** The Stable quality model. Default veo-3.1-generate-preview */
   model?: string
-  /** The Fast quality model. Default veo-3.0-fast-generate-001 */
+  /** The Fast quality model. Default veo-3.1-fast-generate-preview */
   fastModel?: string
-  /** Wait between two polls of the operation. Default 10 000 ms. */
+  /** Wait between two looks at the operation. Default 10 000 ms. */
   pollIntervalMs?: number
   /** Limit for the whole generation, from start to downloaded video. Default 10 minutes. */
   timeoutMs?: number
@@ -40,10 +41,10 @@ export interface VeoConfig {
 const SERVICE = 'Veo'
 /** The longest wait for any one HTTP answer (the download is the slow one). */
 const REQUEST_TIMEOUT_MS = 120_000
-/** Transient poll failures tolerated in a row: retrying the job would pay for a new video. */
-const MAX_POLL_FAILURES = 3
 /** Progress is estimated (Veo reports none): it approaches 90% with this time constant. */
 const TYPICAL_GENERATION_MS = 90_000
+/** Redirects followed when downloading the video (Google's file URI redirects to storage). */
+const MAX_REDIRECTS = 5
 
 /** google.rpc codes of transient failures; other codes (INVALID_ARGUMENT...) are final. */
 const TRANSIENT_RPC_CODES = new Map([
@@ -80,28 +81,26 @@ const operationSchema = z.object({
 type Operation = z.infer<typeof operationSchema>
 type OperationError = NonNullable<Operation['error']>
 
-export function createVeoVideoProvider(config: VeoConfig): VideoProvider {
+export function createVeoVideoProvider(config: VeoConfig): VideoOperationProvider {
   const baseUrl = (config.baseUrl ?? 'https://generativelanguage.googleapis.com').replace(/\/+$/, '')
   const models = {
-    stable: config.model ?? 'veo-3.0-generate-001',
-    fast: config.fastModel ?? 'veo-3.0-fast-generate-001',
+    stable: config.model ?? 'veo-3.1-generate-preview',
+    fast: config.fastModel ?? 'veo-3.1-fast-generate-preview',
   }
-  const pollIntervalMs = config.pollIntervalMs ?? 10_000
   const timeoutMs = config.timeoutMs ?? 10 * 60_000
   const headers = { 'x-goog-api-key': config.apiKey }
+  const http = (context: ProviderContext): HttpCallOptions => ({
+    service: SERVICE,
+    signal: context.signal,
+    secrets: [config.apiKey],
+    timeoutMs: REQUEST_TIMEOUT_MS,
+  })
 
   return {
     name: 'veo',
-    async generate(request, context) {
-      const startedAt = Date.now()
-      const deadline = startedAt + timeoutMs
-      const http = (): HttpCallOptions => ({
-        service: SERVICE,
-        signal: context.signal,
-        secrets: [config.apiKey],
-        timeoutMs: Math.max(1, Math.min(REQUEST_TIMEOUT_MS, deadline - Date.now())),
-      })
+    pollIntervalMs: config.pollIntervalMs ?? 10_000,
 
+    async start(request, context) {
       const model = models[request.quality]
       const started = await requestJson(
         `${baseUrl}/v1beta/models/${encodeURIComponent(model)}:predictLongRunning`,
@@ -110,33 +109,27 @@ export function createVeoVideoProvider(config: VeoConfig): VideoProvider {
           headers: { ...headers, 'content-type': 'application/json' },
           body: JSON.stringify(await startBody(request)),
         },
-        http(),
+        http(context),
       )
-      if (!started.ok) throw errorForStatus(started.status, apiErrorMessage(started), http())
-      let operation = parseOperation(started.body)
-      await context.onProgress(5)
+      if (!started.ok) throw errorForAnswer(started, http(context))
+      return parseOperation(started.body).name
+    },
 
-      let failuresInARow = 0
-      while (!operation.done) {
-        if (Date.now() + pollIntervalMs > deadline) {
+    async check(name, elapsedMs, context) {
+      const answer = await requestJson(`${baseUrl}/v1beta/${name}`, { headers }, http(context))
+      if (!answer.ok) throw errorForAnswer(answer, http(context))
+      const operation = parseOperation(answer.body)
+      if (!operation.done) {
+        // Final: a retry would only look at the same operation again.
+        if (elapsedMs > timeoutMs) {
           throw new ProviderError(`${SERVICE} did not finish the video within ${formatDuration(timeoutMs)}.`, {
-            retryable: true,
+            retryable: false,
           })
         }
-        await sleep(pollIntervalMs, undefined, { signal: context.signal })
-        try {
-          operation = await pollOperation(`${baseUrl}/v1beta/${operation.name}`, headers, http())
-          failuresInARow = 0
-        } catch (error) {
-          const transient = error instanceof ProviderError && error.retryable && !context.signal.aborted
-          if (!transient || ++failuresInARow >= MAX_POLL_FAILURES) throw error
-        }
-        await context.onProgress(estimatedProgress(Date.now() - startedAt))
+        return { done: false, progress: estimatedProgress(elapsedMs) }
       }
-
-      const video = await download(finishedVideoUri(operation), baseUrl, headers, http())
-      await context.onProgress(100)
-      return video
+      const media = await download(finishedVideoUri(operation), baseUrl, headers, http(context))
+      return { done: true, media }
     },
   }
 }
@@ -147,7 +140,8 @@ async function startBody(request: VideoRequest) {
     instances: [{ prompt: request.prompt, ...(image ? { image: await inlineImage(image) } : {}) }],
     parameters: {
       aspectRatio: request.aspectRatio,
-      // Our "1280p" (the UI's Higher) is Veo's 1080p; portrait is 720p only.
+      // Our "1280p" (the UI's Higher, 16:9 only) is Veo's 1080p, which Veo 3.1 makes at its
+      // default length of 8 seconds only: the length we leave it at.
       resolution: effectiveResolution(request.aspectRatio, request.resolution) === '1280p' ? '1080p' : '720p',
     },
   }
@@ -160,12 +154,6 @@ async function inlineImage(image: ImageInput) {
   }
   const png = await sharp(image.bytes).png().toBuffer()
   return { bytesBase64Encoded: png.toString('base64'), mimeType: 'image/png' }
-}
-
-async function pollOperation(url: string, headers: Record<string, string>, http: HttpCallOptions) {
-  const answer = await requestJson(url, { headers }, http)
-  if (!answer.ok) throw errorForStatus(answer.status, apiErrorMessage(answer), http)
-  return parseOperation(answer.body)
 }
 
 function parseOperation(body: unknown): Operation {
@@ -186,6 +174,11 @@ function finishedVideoUri(operation: Operation): string {
   throw new ProviderError(`${SERVICE} finished without returning a video.`, { retryable: false })
 }
 
+/**
+ * An operation that ended in an error is final even when the cause was transient: the task's
+ * operation has ended, and starting a second one could bill a second video. The user is refunded
+ * and may simply try again.
+ */
 function operationFailure(error: OperationError): ProviderError {
   const code = error.code ?? 0
   const transient =
@@ -195,9 +188,9 @@ function operationFailure(error: OperationError): ProviderError {
   if (!transient && CONTENT_REFUSAL.test(error.message)) return refusalError(SERVICE, 'video')
   const detail = shorten(error.message)
   const message = transient
-    ? `${SERVICE} had a temporary problem creating the video${detail ? `: ${detail}` : '.'}`
+    ? `${SERVICE} had a temporary problem creating the video${detail ? `: ${detail}` : '.'} Please try again.`
     : `${SERVICE} could not create the video${detail ? `: ${detail}` : '.'}`
-  return new ProviderError(message, { retryable: transient, status: code >= 100 ? code : undefined })
+  return new ProviderError(message, { retryable: false, status: code >= 100 ? code : undefined })
 }
 
 async function download(
@@ -206,10 +199,22 @@ async function download(
   headers: Record<string, string>,
   http: HttpCallOptions,
 ): Promise<GeneratedMedia> {
-  // The key is sent only to the API's own host (where Google's file URIs point), never to a foreign URI.
-  const url = new URL(uri, baseUrl)
-  const sameHost = url.origin === new URL(baseUrl).origin
-  const answer = await requestBytes(url.href, { headers: sameHost ? headers : {} }, http)
+  // Redirects are followed here, not by fetch, which would carry the key header to the storage host.
+  const apiOrigin = new URL(baseUrl).origin
+  let url = new URL(uri, baseUrl)
+  for (let redirects = 0; ; redirects++) {
+    const sameHost = url.origin === apiOrigin
+    const answer = await requestBytes(url.href, { headers: sameHost ? headers : {}, redirect: 'manual' }, http)
+    const location = answer.location
+    if (answer.status >= 300 && answer.status < 400 && location && redirects < MAX_REDIRECTS) {
+      url = new URL(location, url)
+      continue
+    }
+    return downloadedVideo(answer, http)
+  }
+}
+
+function downloadedVideo(answer: BytesAnswer, http: HttpCallOptions): GeneratedMedia {
   if (!answer.ok) throw errorForStatus(answer.status, '', http)
   if (answer.bytes.length === 0) {
     throw new ProviderError(`${SERVICE} returned an empty video file.`, { retryable: true })

@@ -1,0 +1,55 @@
+/**
+ * A requests-per-minute limit per provider, shared through PostgreSQL by every worker process on
+ * every machine (IMAGE_PROVIDER_RPM, VIDEO_PROVIDER_RPM). Each request to the provider is a row in
+ * provider_requests; a transaction-scoped advisory lock per provider makes "count the window, then
+ * add a row" one step across the cluster. The window is a second longer than a minute, so that the
+ * short gap between reserving and the request reaching the provider can never put more than the
+ * limit into any 60 s window the provider measures.
+ *
+ * No room: a ProviderError with `retryAfterMs` (when the oldest request leaves the window), which
+ * the job turns into a later run that uses up no attempt.
+ */
+import { sql } from 'kysely'
+import type { DB } from '#app/utils/db.server.ts'
+import { ProviderError } from './types.ts'
+
+const WINDOW_MS = 61_000
+
+/** For a provider without a limit. */
+export const noLimit = async () => {}
+
+/** A function to call right before each paid request. */
+export function sharedRateLimit(db: DB, provider: string, service: string, rpm: number | undefined) {
+  if (rpm === undefined) return noLimit
+  return async () => {
+    const waitMs = await reserveRequest(db, provider, rpm)
+    if (waitMs > 0) {
+      throw new ProviderError(`Waiting for room at ${service} (limit ${rpm} requests per minute).`, {
+        retryable: true,
+        retryAfterMs: waitMs,
+      })
+    }
+  }
+}
+
+/** Reserves one request when the window has room (answers 0), or answers how long until it will. */
+export async function reserveRequest(db: DB, provider: string, rpm: number): Promise<number> {
+  return db.transaction().execute(async (tx) => {
+    await sql`SELECT pg_advisory_xact_lock(hashtext('provider_requests'), hashtext(${provider}))`.execute(tx)
+    await sql`
+      DELETE FROM provider_requests
+      WHERE provider = ${provider} AND sent_at <= clock_timestamp() - make_interval(secs => ${WINDOW_MS / 1000})
+    `.execute(tx)
+    const { rows } = await sql<{ used: number; wait_ms: number | null }>`
+      SELECT count(*)::int AS used,
+             ceil(extract(epoch FROM min(sent_at) + make_interval(secs => ${WINDOW_MS / 1000}) - clock_timestamp()) * 1000)::int AS wait_ms
+      FROM provider_requests WHERE provider = ${provider}
+    `.execute(tx)
+    const { used, wait_ms } = rows[0]
+    if (used < rpm) {
+      await tx.insertInto('provider_requests').values({ provider }).execute()
+      return 0
+    }
+    return Math.max(1, wait_ms ?? 1)
+  })
+}
