@@ -2,9 +2,12 @@
 import { run } from 'graphile-worker'
 import { closeDb, getPool } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
-import { graphileLogger } from '#app/utils/logger.server.ts'
+import { graphileLogger, initLogging } from '#app/utils/logger.server.ts'
 import { exitOnStartupError } from '#app/utils/startup.server.ts'
+import { startWorkerOperations } from './operations.ts'
 import { crontab, taskList } from './tasks/index.ts'
+
+initLogging('worker')
 
 try {
   const env = getEnv()
@@ -20,6 +23,7 @@ try {
     gracefulShutdownAbortTimeout: env.WORKER_SHUTDOWN_GRACE_MS,
   })
   console.log(`[worker] started with concurrency ${env.WORKER_CONCURRENCY}`)
+  const operations = startWorkerOperations(env)
 
   // SIGTERM/SIGINT: stop taking jobs and let running ones finish; graphile-worker aborts and
   // releases (for retry) whatever is still running when its grace period ends.
@@ -29,6 +33,7 @@ try {
     stopping = true
     console.log(`[worker] ${signal}: finishing running jobs`)
     await runner.stop()
+    await operations.stop()
     await closeDb()
     console.log('[worker] stopped')
     process.exit(0)

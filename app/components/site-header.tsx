@@ -29,6 +29,7 @@ export function SiteHeader() {
       {access?.admin ? <Link to="/payment-review">Payment Review</Link> : null}
       {access?.superadmin ? <Link to="/analytics">Analytics</Link> : null}
       {access?.superadmin ? <Link to="/user-management">User Management</Link> : null}
+      {access?.superadmin ? <Link to="/system-status">System Status</Link> : null}
       <Form method="post" action="/logout">
         <button type="submit" className="link-button">
           Logout

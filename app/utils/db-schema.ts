@@ -153,6 +153,17 @@ export interface ProviderChecksTable {
   checked_at: Timestamp
 }
 
+export interface WorkerProcessesTable {
+  /** `hostname:pid` (on Fly the hostname is the machine id). */
+  id: string
+  hostname: string
+  pid: number
+  version: string
+  concurrency: number
+  started_at: CreatedAt
+  seen_at: Timestamp
+}
+
 export interface Database {
   users: UsersTable
   sessions: SessionsTable
@@ -166,6 +177,7 @@ export interface Database {
   inspiration_images: InspirationImagesTable
   analytics_events: AnalyticsEventsTable
   provider_checks: ProviderChecksTable
+  worker_processes: WorkerProcessesTable
 }
 
 export type User = Selectable<UsersTable>

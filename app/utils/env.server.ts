@@ -29,6 +29,12 @@ const schema = z
     WORKER_CONCURRENCY: positiveInt(2),
     WORKER_SHUTDOWN_GRACE_MS: positiveInt(30_000),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+    // Prometheus /metrics (with /healthz and /readyz) on ports of their own; 0 turns them off.
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9091),
+    WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9092),
+    // Shown on the status page: set at image build time, else Fly's image reference.
+    BUILD_VERSION: optionalString,
+    FLY_IMAGE_REF: optionalString,
     SEED_DEMO_GALLERY: onOff('on'),
 
     EMAIL_VERIFICATION: onOff('off'),

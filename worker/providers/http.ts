@@ -12,6 +12,7 @@
  * Provider-specific meaning (a content-policy refusal hidden in a 400, say) is decided by the
  * adapter before it falls back to `errorForStatus`.
  */
+import { countProviderRequest } from './request-metrics.ts'
 import { ProviderError } from './types.ts'
 
 export interface HttpCallOptions {
@@ -90,7 +91,7 @@ export function apiErrorMessage(answer: JsonAnswer): string {
 export function refusalError(service: string, what: 'image' | 'video', status?: number): ProviderError {
   return new ProviderError(
     `${service} declined to create this ${what} because of its content rules. Try a different photo or description.`,
-    { retryable: false, status },
+    { retryable: false, status, refused: true },
   )
 }
 
@@ -111,10 +112,15 @@ async function withTimeLimit<T>(
 ): Promise<T> {
   const timeout = AbortSignal.timeout(options.timeoutMs)
   const signal = AbortSignal.any([options.signal, timeout])
+  let answered = false
   try {
+    const response = await fetch(url, { ...init, signal })
+    countProviderRequest(options.service, response.status)
+    answered = true
     // Reading the body stays under the same signal, so a stalled download times out too.
-    return await read(await fetch(url, { ...init, signal }))
+    return await read(response)
   } catch (error) {
+    if (!answered) countProviderRequest(options.service, unanswered(timeout, options.signal))
     if (timeout.aborted) {
       throw new ProviderError(`${options.service} did not answer within ${formatSeconds(options.timeoutMs)}.`, {
         retryable: true,
@@ -126,6 +132,11 @@ async function withTimeLimit<T>(
     }
     throw new ProviderError(`${options.service} could not be reached.`, { retryable: true, cause: error })
   }
+}
+
+function unanswered(timeout: AbortSignal, jobSignal: AbortSignal) {
+  if (timeout.aborted) return 'timeout'
+  return jobSignal.aborted ? 'aborted' : 'network'
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -69,17 +69,20 @@ export interface VideoProvider {
 
 /**
  * A provider failure. `retryable` is true for transient trouble (HTTP 429, 5xx, timeouts, network
- * errors): the job is retried with backoff. Refusals and bad input are final at once.
+ * errors): the job is retried with backoff. Refusals (`refused`: the content rules) and bad input
+ * are final at once.
  * `message` is shown to the user, so it must be readable and must not leak secrets.
  */
 export class ProviderError extends Error {
   readonly retryable: boolean
   readonly status: number | undefined
+  readonly refused: boolean
 
-  constructor(message: string, options: { retryable: boolean; status?: number; cause?: unknown }) {
+  constructor(message: string, options: { retryable: boolean; status?: number; cause?: unknown; refused?: boolean }) {
     super(message, { cause: options.cause })
     this.name = 'ProviderError'
     this.retryable = options.retryable
     this.status = options.status
+    this.refused = options.refused ?? false
   }
 }

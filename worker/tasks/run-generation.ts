@@ -20,6 +20,7 @@ import {
   type ImageMimeType,
   type ProviderContext,
 } from '#worker/providers/types.ts'
+import { failureOutcome, observeTaskFinished, observeTaskStarted } from '#worker/task-metrics.ts'
 
 /** What differs between an image and a video job: which provider runs, and how it is asked. */
 export interface GenerationJob {
@@ -52,6 +53,7 @@ export async function runGeneration(payload: unknown, helpers: JobHelpers, job: 
     helpers.logger.info(`task ${taskId} is finished or gone; nothing to do`)
     return
   }
+  observeTaskStarted(task)
 
   const beat = () =>
     recordHeartbeat(db, taskId).catch((error) => helpers.logger.warn(`heartbeat of ${taskId} failed: ${error}`))
@@ -63,7 +65,9 @@ export async function runGeneration(payload: unknown, helpers: JobHelpers, job: 
       onProgress: (percent) => recordProgress(db, taskId, percent),
     })
     const key = await storeResult(taskId, media)
-    if (!(await completeTask(db, taskId, key)) && (await findResultKey(db, taskId)) !== key) {
+    const completed = await completeTask(db, taskId, key)
+    if (completed) observeTaskFinished(task, 'completed')
+    else if ((await findResultKey(db, taskId)) !== key) {
       // Recovery gave up on this attempt and refunded it meanwhile, or a second run finished first
       // with other bytes: nothing points at this result. (Same bytes, same key: keep it.)
       await getStorage().delete(key)
@@ -77,7 +81,9 @@ export async function runGeneration(payload: unknown, helpers: JobHelpers, job: 
       throw error
     }
     const reason = error instanceof ProviderError ? error.message : INTERNAL_FAILURE
-    await db.transaction().execute((tx) => failTask(tx, taskId, reason))
+    if (await db.transaction().execute((tx) => failTask(tx, taskId, reason))) {
+      observeTaskFinished(task, failureOutcome(error))
+    }
   } finally {
     clearInterval(heartbeat)
   }
