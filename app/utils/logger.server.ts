@@ -55,7 +55,7 @@ function defaultDestination(): pino.DestinationStream {
   if ((process.env.NODE_ENV ?? 'development') === 'development') {
     try {
       const pretty = createRequire(import.meta.url)('pino-pretty') as (options: object) => pino.DestinationStream
-      return pretty({ sync: true, ignore: 'pid,hostname', translateTime: 'HH:MM:ss.l' })
+      return pretty({ sync: true, singleLine: true, ignore: 'pid,hostname', translateTime: 'HH:MM:ss.l' })
     } catch {
       // Not installed (a production image without dev dependencies): JSON lines.
     }
