@@ -1,4 +1,5 @@
 import { registerDatabaseMetrics } from '#app/models/database-metrics.server.ts'
+import { listLiveWorkers } from '#app/models/worker-processes.server.ts'
 import * as forgotPassword from '#app/routes/api.auth.forgot-password.ts'
 import * as login from '#app/routes/api.auth.login.ts'
 import * as me from '#app/routes/api.auth.me.ts'
@@ -188,6 +189,11 @@ describe('after a generation (behind one 429), a failure and a refusal', () => {
       expect(JSON.parse(ready.text)).toEqual({ ready: true, checks: { database: 'ok', storage: 'ok' } })
     }
     expect((await scrape(workerPort, '/nothing')).status).toBe(404)
+  })
+
+  test('the worker marks itself alive for the status page', async () => {
+    const live = await listLiveWorkers(getDb())
+    expect(live).toContainEqual(expect.objectContaining({ pid: worker.child.pid, concurrency: 2 }))
   })
 })
 
