@@ -12,6 +12,7 @@ import sharp from 'sharp'
 import { createPool, type DB } from '#app/utils/db.server.ts'
 import { createSession, hashToken } from '#app/models/session.server.ts'
 import { createUser } from '#app/models/user.server.ts'
+import { freePort } from '../scripts/embedded-postgres.ts'
 import { percentile, round, startProcess } from './lib.ts'
 
 type BenchDatabase = { db: DB; url: string }
@@ -179,6 +180,53 @@ export async function benchTaskReads({ db, url }: BenchDatabase) {
     await Promise.all([web.stop(), bare.stop()])
   }
 }
+
+/**
+ * Issue 15's figure: what metrics cost the same task reads. Two web processes, one with its
+ * metrics port (the request histogram, default process metrics, the database figures on scrape,
+ * scraped every second: 15 times as often as Fly does) and one with METRICS_PORT=0, loaded in
+ * alternating rounds.
+ */
+export async function benchTaskReadMetrics({ db, url }: BenchDatabase) {
+  const { user, token } = await signedInUser(db, 10)
+  const taskId = await seedTasks(db, user.id)
+  const metricsPort = await freePort()
+  const measured = await startProcess(
+    'server/index.ts',
+    { DATABASE_URL: url, METRICS_PORT: String(metricsPort) },
+    'is running at',
+  )
+  const plain = await startProcess('server/index.ts', { DATABASE_URL: url }, 'is running at')
+  let scrapes = 0
+  const scraper = setInterval(() => {
+    fetch(`http://127.0.0.1:${metricsPort}/metrics`)
+      .then((response) => response.text())
+      .then(() => void (scrapes += 1), () => {})
+  }, 1000)
+  try {
+    const rounds: Array<{ on: Load; off: Load }> = []
+    for (let round = 0; round < METRICS_ROUNDS; round++) {
+      rounds.push({
+        on: await load(`${measured.url}/api/async-image/task/${taskId}`, token),
+        off: await load(`${plain.url}/api/async-image/task/${taskId}`, token),
+      })
+    }
+    const on = mean(rounds.map((r) => r.on))
+    const off = mean(rounds.map((r) => r.off))
+    if (scrapes === 0) throw new Error('the metrics endpoint never answered')
+    return {
+      'task read req/s, metrics on': round(on.rps),
+      'task read req/s, metrics off': round(off.rps),
+      'task read p99 ms, metrics on / off': `${round(on.p99, 2)} / ${round(off.p99, 2)}`,
+      'metrics cost, % of task-read throughput (target < 5)': round((1 - on.rps / off.rps) * 100, 1),
+    }
+  } finally {
+    clearInterval(scraper)
+    await Promise.all([measured.stop(), plain.stop()])
+  }
+}
+
+const METRICS_ROUNDS = 3
 
 // ---------------------------------------------------------------------------------------------
 // (b) and (c): the queue with the instant provider

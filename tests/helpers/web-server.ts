@@ -13,8 +13,8 @@ import { instrumentRoutes, logRequests, markUnmatched } from '../../server/reque
 
 type RouteModule = ServerBuild['routes'][string]['module']
 
-/** `routes`: URL path (`api/async-image/generate`) → the route module serving it. */
-export async function startWebServer(routes: Record<string, RouteModule>, logger: AppLogger, metrics: Metrics) {
+/** `routes`: URL path (`api/async-image/generate`) → the resource route module serving it. */
+export async function startWebServer(routes: Record<string, object>, logger: AppLogger, metrics: Metrics) {
   const build = instrumentRoutes(buildOf(routes))
   const app = express()
   app.use(logRequests(logger, metrics))
@@ -28,11 +28,11 @@ export async function startWebServer(routes: Record<string, RouteModule>, logger
   }
 }
 
-function buildOf(modules: Record<string, RouteModule>): ServerBuild {
+function buildOf(modules: Record<string, object>): ServerBuild {
   const routes: ServerBuild['routes'] = { root: { id: 'root', path: '', module: {} as RouteModule } }
   for (const [path, module] of Object.entries(modules)) {
     const id = `routes/${path.replaceAll('/', '.')}`
-    routes[id] = { id, parentId: 'root', path, module }
+    routes[id] = { id, parentId: 'root', path, module: module as RouteModule }
   }
   return {
     mode: 'production',
