@@ -201,7 +201,10 @@ export async function benchTaskReadMetrics({ db, url }: BenchDatabase) {
   const scraper = setInterval(() => {
     fetch(`http://127.0.0.1:${metricsPort}/metrics`)
       .then((response) => response.text())
-      .then(() => void (scrapes += 1), () => {})
+      .then(
+        () => void (scrapes += 1),
+        () => {},
+      )
   }, 1000)
   try {
     const rounds: Array<{ on: Load; off: Load }> = []

@@ -25,6 +25,7 @@ function withRequestId(name: string, task: Task): Task {
 }
 
 function requestIdOf(payload: unknown): string | undefined {
-  const value = typeof payload === 'object' && payload !== null ? (payload as { requestId?: unknown }).requestId : undefined
+  const value =
+    typeof payload === 'object' && payload !== null ? (payload as { requestId?: unknown }).requestId : undefined
   return typeof value === 'string' ? value : undefined
 }

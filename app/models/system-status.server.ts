@@ -81,7 +81,10 @@ async function taskCountsByKind(db: DB): Promise<KindStatus[]> {
 async function commonFailureReasons(db: DB) {
   const rows = await db
     .selectFrom('generation_tasks')
-    .select([sql<string>`coalesce(error, '(no reason recorded)')`.as('reason'), (eb) => eb.fn.countAll<string>().as('count')])
+    .select([
+      sql<string>`coalesce(error, '(no reason recorded)')`.as('reason'),
+      (eb) => eb.fn.countAll<string>().as('count'),
+    ])
     .where('status', '=', 'failed')
     .where('finished_at', '>', sql<Date>`now() - interval '1 day'`)
     .groupBy('error')

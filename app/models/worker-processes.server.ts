@@ -23,7 +23,10 @@ export async function recordWorkerAlive(db: DB, worker: Omit<WorkerProcess, 'sta
     .values({ ...worker, seen_at: now })
     .onConflict((oc) => oc.column('id').doUpdateSet({ seen_at: now }))
     .execute()
-  await db.deleteFrom('worker_processes').where('seen_at', '<', sql<Date>`now() - interval '1 day'`).execute()
+  await db
+    .deleteFrom('worker_processes')
+    .where('seen_at', '<', sql<Date>`now() - interval '1 day'`)
+    .execute()
 }
 
 export async function removeWorker(db: DB, id: string) {

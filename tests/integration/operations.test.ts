@@ -210,7 +210,12 @@ test('no password, session token, email code or API key appears in any log line'
 
   expect((await post('/api/auth/send-verification-code', { email })).status).toBe(200)
   const registrationCode = codeFrom(await smtp.waitForMessage(email))
-  const registered = await post('/api/auth/register', { name: 'Secretive', email, password, verificationCode: registrationCode })
+  const registered = await post('/api/auth/register', {
+    name: 'Secretive',
+    email,
+    password,
+    verificationCode: registrationCode,
+  })
   expect(registered.status).toBe(201)
   const { token } = (await (await post('/api/auth/login', { email, password })).json()) as { token: string }
   expect(token).toBeTruthy()

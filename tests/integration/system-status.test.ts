@@ -20,12 +20,21 @@ test("a superadmin sees the queue, a failed task's reason, provider checks, live
   const { token } = await createTestUser({ credits: 10 })
   const failed = await submitted(token)
   await submitted(token)
-  await db.transaction().execute((tx) => failTask(tx, failed, 'OpenAI is receiving too many requests right now (HTTP 429).'))
+  await db
+    .transaction()
+    .execute((tx) => failTask(tx, failed, 'OpenAI is receiving too many requests right now (HTTP 429).'))
   await recordProviderCheck(db, { provider: 'openai', model: 'gpt-image-1', ok: false, detail: 'HTTP 401: bad key' })
   await recordWorkerAlive(db, { id: 'machine-1:42', hostname: 'machine-1', pid: 42, version: 'v-test', concurrency: 2 })
   await db
     .insertInto('worker_processes')
-    .values({ id: 'gone:7', hostname: 'gone', pid: 7, version: 'old', concurrency: 2, seen_at: new Date(Date.now() - 120_000) })
+    .values({
+      id: 'gone:7',
+      hostname: 'gone',
+      pid: 7,
+      version: 'old',
+      concurrency: 2,
+      seen_at: new Date(Date.now() - 120_000),
+    })
     .execute()
 
   const admin = await createTestUser({ role: 'superadmin' })
@@ -33,13 +42,31 @@ test("a superadmin sees the queue, a failed task's reason, provider checks, live
   expect(response.status).toBe(200)
   const status = await response.json()
   expect(status.tasks).toEqual([
-    { kind: 'image', queued: 1, running: 0, completedLastHour: 0, failedLastHour: 1, completedLastDay: 0, failedLastDay: 1 },
-    { kind: 'video', queued: 0, running: 0, completedLastHour: 0, failedLastHour: 0, completedLastDay: 0, failedLastDay: 0 },
+    {
+      kind: 'image',
+      queued: 1,
+      running: 0,
+      completedLastHour: 0,
+      failedLastHour: 1,
+      completedLastDay: 0,
+      failedLastDay: 1,
+    },
+    {
+      kind: 'video',
+      queued: 0,
+      running: 0,
+      completedLastHour: 0,
+      failedLastHour: 0,
+      completedLastDay: 0,
+      failedLastDay: 0,
+    },
   ])
   expect(status.failureReasons).toEqual([
     { reason: 'OpenAI is receiving too many requests right now (HTTP 429).', count: 1 },
   ])
-  expect(status.providers).toMatchObject([{ provider: 'openai', model: 'gpt-image-1', ok: false, detail: 'HTTP 401: bad key' }])
+  expect(status.providers).toMatchObject([
+    { provider: 'openai', model: 'gpt-image-1', ok: false, detail: 'HTTP 401: bad key' },
+  ])
   expect(status.workers.map((worker: { id: string }) => worker.id)).toEqual(['machine-1:42'])
   expect(status.storage).toEqual({ driver: 'local', location: `${process.env.DATA_DIR}/media` })
   expect(status.version).toBe('development')
