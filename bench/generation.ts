@@ -76,6 +76,13 @@ async function load(url: string, token: string): Promise<Load> {
   return { rps: result.requests.average, p99: result.latency.p99 }
 }
 
+/** Alternating rounds, so a change in the machine's load weighs on both sides alike. */
+async function alternatingLoads(first: string, second: string, token: string, rounds: number) {
+  const results: Array<[Load, Load]> = []
+  for (let round = 0; round < rounds; round++) results.push([await load(first, token), await load(second, token)])
+  return [mean(results.map((r) => r[0])), mean(results.map((r) => r[1]))] as const
+}
+
 /**
  * The same work as the app's route, without the framework: the session lookup and the task with
  * its queue position, each one indexed query (mirroring session.server.ts and tasks.server.ts).
@@ -159,16 +166,8 @@ export async function benchTaskReads({ db, url }: BenchDatabase) {
   const web = await startProcess('server/index.ts', { DATABASE_URL: url }, 'is running at')
   const bare = await startBareServer(url)
   try {
-    // Alternating rounds, so a change in the machine's load weighs on both sides alike.
-    const rounds: Array<{ app: Load; baseline: Load }> = []
-    for (let round = 0; round < ROUNDS; round++) {
-      rounds.push({
-        app: await load(`${web.url}/api/async-image/task/${taskId}`, token),
-        baseline: await load(`${bare.url}/api/async-image/task/${taskId}`, token),
-      })
-    }
-    const app = mean(rounds.map((r) => r.app))
-    const baseline = mean(rounds.map((r) => r.baseline))
+    const path = `/api/async-image/task/${taskId}`
+    const [app, baseline] = await alternatingLoads(`${web.url}${path}`, `${bare.url}${path}`, token, ROUNDS)
     return {
       'task read req/s (app)': round(app.rps),
       'task read p99 ms (app)': round(app.p99, 2),
@@ -207,15 +206,8 @@ export async function benchTaskReadMetrics({ db, url }: BenchDatabase) {
       )
   }, 1000)
   try {
-    const rounds: Array<{ on: Load; off: Load }> = []
-    for (let round = 0; round < METRICS_ROUNDS; round++) {
-      rounds.push({
-        on: await load(`${measured.url}/api/async-image/task/${taskId}`, token),
-        off: await load(`${plain.url}/api/async-image/task/${taskId}`, token),
-      })
-    }
-    const on = mean(rounds.map((r) => r.on))
-    const off = mean(rounds.map((r) => r.off))
+    const path = `/api/async-image/task/${taskId}`
+    const [on, off] = await alternatingLoads(`${measured.url}${path}`, `${plain.url}${path}`, token, METRICS_ROUNDS)
     if (scrapes === 0) throw new Error('the metrics endpoint never answered')
     return {
       'task read req/s, metrics on': round(on.rps),

@@ -6,7 +6,7 @@
  * reports the same figures: aggregate them with max(), not sum() (docs/deploy.md).
  */
 import { sql } from 'kysely'
-import { Counter, Gauge } from 'prom-client'
+import { Counter, Gauge, type Registry } from 'prom-client'
 import type { DB } from '#app/utils/db.server.ts'
 import type { TaskKind } from '#app/utils/db-schema.ts'
 import type { Metrics } from '#app/utils/metrics.server.ts'
@@ -17,26 +17,8 @@ const creditTypes = ['spent', 'refunded', 'purchased', 'granted', 'deducted'] as
 
 export function registerDatabaseMetrics({ registry }: Metrics, db: DB) {
   const registers = [registry]
-  new Gauge({
-    name: 'pawtrait_queue_depth',
-    help: 'Generation tasks waiting for a worker',
-    labelNames: ['kind'] as const,
-    registers,
-    async collect() {
-      const counts = await countTasks(db, 'queued')
-      for (const kind of kinds) this.set({ kind }, counts.get(kind) ?? 0)
-    },
-  })
-  new Gauge({
-    name: 'pawtrait_tasks_running',
-    help: 'Generation tasks a worker is running now',
-    labelNames: ['kind'] as const,
-    registers,
-    async collect() {
-      const counts = await countTasks(db, 'processing')
-      for (const kind of kinds) this.set({ kind }, counts.get(kind) ?? 0)
-    },
-  })
+  taskGauge(registers, db, 'pawtrait_queue_depth', 'Generation tasks waiting for a worker', 'queued')
+  taskGauge(registers, db, 'pawtrait_tasks_running', 'Generation tasks a worker is running now', 'processing')
   new Counter({
     name: 'pawtrait_credits_total',
     help: 'Credits moved by the ledger since the start, by type (spent, refunded, purchased, granted, deducted)',
@@ -63,6 +45,19 @@ export function registerDatabaseMetrics({ registry }: Metrics, db: DB) {
         .execute()
       const counts = new Map(rows.map((row) => [row.status, Number(row.count)]))
       for (const status of proofStatuses) this.set({ status }, counts.get(status) ?? 0)
+    },
+  })
+}
+
+function taskGauge(registers: Registry[], db: DB, name: string, help: string, status: 'queued' | 'processing') {
+  new Gauge({
+    name,
+    help,
+    labelNames: ['kind'] as const,
+    registers,
+    async collect() {
+      const counts = await countTasks(db, status)
+      for (const kind of kinds) this.set({ kind }, counts.get(kind) ?? 0)
     },
   })
 }

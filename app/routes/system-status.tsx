@@ -1,6 +1,6 @@
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRevalidator } from '@remix-run/react'
-import { useEffect } from 'react'
+import { type ReactNode, useEffect } from 'react'
 import { systemStatus } from '#app/models/system-status.server.ts'
 import { requireRole } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -33,39 +33,25 @@ export default function SystemStatusPage() {
     <section className="system-status">
       <h1>System Status</h1>
       <p className="muted">
-        As of <time dateTime={status.checkedAt}>{new Date(status.checkedAt).toLocaleString()}</time> ·{' '}
-        <Link to="/system-status">Refresh</Link>
+        As of <Moment at={status.checkedAt} /> · <Link to="/system-status">Refresh</Link>
       </p>
 
       <h2>Tasks</h2>
-      <div className="table-scroll">
-        <table className="data">
-          <thead>
-            <tr>
-              <th scope="col">Kind</th>
-              <th scope="col">Queued</th>
-              <th scope="col">Running</th>
-              <th scope="col">Completed (1 h)</th>
-              <th scope="col">Failed (1 h)</th>
-              <th scope="col">Completed (24 h)</th>
-              <th scope="col">Failed (24 h)</th>
-            </tr>
-          </thead>
-          <tbody>
-            {status.tasks.map((row) => (
-              <tr key={row.kind}>
-                <th scope="row">{row.kind}</th>
-                <td>{row.queued}</td>
-                <td>{row.running}</td>
-                <td>{row.completedLastHour}</td>
-                <td>{row.failedLastHour}</td>
-                <td>{row.completedLastDay}</td>
-                <td>{row.failedLastDay}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <StatusTable
+        columns={['Kind', 'Queued', 'Running', 'Completed (1 h)', 'Failed (1 h)', 'Completed (24 h)', 'Failed (24 h)']}
+      >
+        {status.tasks.map((row) => (
+          <tr key={row.kind}>
+            <th scope="row">{row.kind}</th>
+            <td>{row.queued}</td>
+            <td>{row.running}</td>
+            <td>{row.completedLastHour}</td>
+            <td>{row.failedLastHour}</td>
+            <td>{row.completedLastDay}</td>
+            <td>{row.failedLastDay}</td>
+          </tr>
+        ))}
+      </StatusTable>
 
       <h2>Most common failure reasons (24 h)</h2>
       {status.failureReasons.length === 0 ? (
@@ -84,68 +70,41 @@ export default function SystemStatusPage() {
       {status.providers.length === 0 ? (
         <p className="muted">No provider check recorded yet (npm run providers:check, or a worker start).</p>
       ) : (
-        <div className="table-scroll">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Provider</th>
-                <th scope="col">Model</th>
-                <th scope="col">Result</th>
-                <th scope="col">Detail</th>
-                <th scope="col">Checked</th>
-              </tr>
-            </thead>
-            <tbody>
-              {status.providers.map((check) => (
-                <tr key={check.provider}>
-                  <th scope="row">{check.provider}</th>
-                  <td>{check.model}</td>
-                  <td className={check.ok ? 'status-ok' : 'status-failed'}>{check.ok ? 'OK' : 'Failed'}</td>
-                  <td>{check.detail}</td>
-                  <td>
-                    <time dateTime={check.checkedAt}>{new Date(check.checkedAt).toLocaleString()}</time>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <StatusTable columns={['Provider', 'Model', 'Result', 'Detail', 'Checked']}>
+          {status.providers.map((check) => (
+            <tr key={check.provider}>
+              <th scope="row">{check.provider}</th>
+              <td>{check.model}</td>
+              <td className={check.ok ? 'status-ok' : 'status-failed'}>{check.ok ? 'OK' : 'Failed'}</td>
+              <td>{check.detail}</td>
+              <td>
+                <Moment at={check.checkedAt} />
+              </td>
+            </tr>
+          ))}
+        </StatusTable>
       )}
 
       <h2>Workers alive (last minute)</h2>
       {status.workers.length === 0 ? (
         <p className="status-failed">No worker process has been seen in the last minute.</p>
       ) : (
-        <div className="table-scroll">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Machine</th>
-                <th scope="col">PID</th>
-                <th scope="col">Concurrency</th>
-                <th scope="col">Version</th>
-                <th scope="col">Started</th>
-                <th scope="col">Last seen</th>
-              </tr>
-            </thead>
-            <tbody>
-              {status.workers.map((worker) => (
-                <tr key={worker.id}>
-                  <th scope="row">{worker.hostname}</th>
-                  <td>{worker.pid}</td>
-                  <td>{worker.concurrency}</td>
-                  <td>{worker.version}</td>
-                  <td>
-                    <time dateTime={worker.startedAt}>{new Date(worker.startedAt).toLocaleString()}</time>
-                  </td>
-                  <td>
-                    <time dateTime={worker.seenAt}>{new Date(worker.seenAt).toLocaleTimeString()}</time>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <StatusTable columns={['Machine', 'PID', 'Concurrency', 'Version', 'Started', 'Last seen']}>
+          {status.workers.map((worker) => (
+            <tr key={worker.id}>
+              <th scope="row">{worker.hostname}</th>
+              <td>{worker.pid}</td>
+              <td>{worker.concurrency}</td>
+              <td>{worker.version}</td>
+              <td>
+                <Moment at={worker.startedAt} />
+              </td>
+              <td>
+                <Moment at={worker.seenAt} />
+              </td>
+            </tr>
+          ))}
+        </StatusTable>
       )}
 
       <h2>Deployment</h2>
@@ -159,4 +118,27 @@ export default function SystemStatusPage() {
       </dl>
     </section>
   )
+}
+
+function StatusTable({ columns, children }: { columns: string[]; children: ReactNode }) {
+  return (
+    <div className="table-scroll">
+      <table className="data">
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th scope="col" key={column}>
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  )
+}
+
+function Moment({ at }: { at: string }) {
+  return <time dateTime={at}>{new Date(at).toLocaleString()}</time>
 }
