@@ -17,14 +17,19 @@ export type AppLogger = pino.Logger
 
 const levels = new Set(['debug', 'info', 'warn', 'error'])
 
-/** Object keys that must never be printed, should anyone log a body or headers. */
+/**
+ * Object keys that must never be printed, should anyone log a body or headers. (Not `code`: errors
+ * carry theirs, ECONNREFUSED and the like, and those must stay readable.)
+ */
 const secretPaths = [
   'password',
   '*.password',
+  'confirmPassword',
+  '*.confirmPassword',
   'token',
   '*.token',
-  'code',
-  '*.code',
+  'verificationCode',
+  '*.verificationCode',
   'headers.cookie',
   'headers.authorization',
   'headers["x-auth-token"]',
