@@ -18,6 +18,9 @@ COPY . .
 RUN npm run build
 
 FROM base
+# Shown on the status page and in pawtrait_build_info: fly deploy --build-arg BUILD_VERSION=$(git rev-parse --short HEAD)
+ARG BUILD_VERSION
+ENV BUILD_VERSION=${BUILD_VERSION}
 # ffmpeg renders the offline videos, fonts-dejavu draws their captions; ca-certificates for HTTPS.
 RUN apt-get update \
   && apt-get install -y --no-install-recommends ffmpeg ca-certificates fonts-dejavu-core \

@@ -52,6 +52,9 @@ export default defineConfig({
       ADMIN_PASSWORD: e2eAdmin.password,
       EMAIL_VERIFICATION: 'off',
       WORKER_CONCURRENCY: '2',
+      // Runs share the machine: no fixed metrics ports.
+      METRICS_PORT: '0',
+      WORKER_METRICS_PORT: '0',
       SURPRISE_URL: 'https://example.com/surprise',
       SOCIAL_LINKS: 'Instagram=https://instagram.com/pawtrait',
       // Payment proofs are checked on chain by the worker: a closed local port keeps e2e offline.

@@ -10,8 +10,10 @@ import autocannon from 'autocannon'
 import { sql } from 'kysely'
 import sharp from 'sharp'
 import { createPool, type DB } from '#app/utils/db.server.ts'
+import { getMetrics } from '#app/utils/metrics.server.ts'
 import { createSession, hashToken } from '#app/utils/session.server.ts'
 import { createUser } from '#app/features/accounts/user.server.ts'
+import { freePort } from '../scripts/embedded-postgres.ts'
 import { percentile, round, startProcess } from './lib.ts'
 
 type BenchDatabase = { db: DB; url: string }
@@ -65,19 +67,51 @@ export const smallPhoto = () =>
 const LOAD = { connections: 50, duration: 5 }
 const ROUNDS = 2
 
-type Load = { rps: number; p99: number }
+/** `cpuMs`: CPU time the server process spent per request (when its pid is known). */
+type Load = { rps: number; p99: number; cpuMs: number }
+const average = (loads: Load[], key: keyof Load) => loads.reduce((sum, l) => sum + l[key], 0) / loads.length
 const mean = (loads: Load[]): Load => ({
-  rps: loads.reduce((sum, l) => sum + l.rps, 0) / loads.length,
-  p99: loads.reduce((sum, l) => sum + l.p99, 0) / loads.length,
+  rps: average(loads, 'rps'),
+  p99: average(loads, 'p99'),
+  cpuMs: average(loads, 'cpuMs'),
 })
 
-async function load(url: string, token: string): Promise<Load> {
+/** A server under load: its URL, and its process id when it is a child process. */
+type Target = { url: string; pid?: number }
+
+async function load({ url, pid }: Target, token: string): Promise<Load> {
   await autocannon({ url, connections: LOAD.connections, duration: 2, headers: { 'x-auth-token': token } }) // warm up
+  const cpuBefore = pid ? cpuSeconds(pid) : 0
   const result = await autocannon({ url, ...LOAD, headers: { 'x-auth-token': token } })
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`)
   }
-  return { rps: result.requests.average, p99: result.latency.p99 }
+  const cpuMs = pid ? ((cpuSeconds(pid) - cpuBefore) * 1000) / result.requests.total : NaN
+  return { rps: result.requests.average, p99: result.latency.p99, cpuMs }
+}
+
+/** User plus system CPU time of a process, from /proc (in clock ticks of 10 ms). */
+function cpuSeconds(pid: number) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
+/**
+ * Alternating rounds, so a change in the machine's load weighs on both sides alike; every other
+ * round starts with the second, so neither side always runs first.
+ */
+async function alternatingLoads(first: Target, second: Target, token: string, rounds: number) {
+  const results: Array<[Load, Load]> = []
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2 === 0) {
+      const firstLoad = await load(first, token)
+      results.push([firstLoad, await load(second, token)])
+    } else {
+      const secondLoad = await load(second, token)
+      results.push([await load(first, token), secondLoad])
+    }
+  }
+  return [mean(results.map((r) => r[0])), mean(results.map((r) => r[1]))] as const
 }
 
 /**
@@ -163,16 +197,8 @@ export async function benchTaskReads({ db, url }: BenchDatabase) {
   const web = await startProcess('server/index.ts', { DATABASE_URL: url }, 'is running at')
   const bare = await startBareServer(url)
   try {
-    // Alternating rounds, so a change in the machine's load weighs on both sides alike.
-    const rounds: Array<{ app: Load; baseline: Load }> = []
-    for (let round = 0; round < ROUNDS; round++) {
-      rounds.push({
-        app: await load(`${web.url}/api/async-image/task/${taskId}`, token),
-        baseline: await load(`${bare.url}/api/async-image/task/${taskId}`, token),
-      })
-    }
-    const app = mean(rounds.map((r) => r.app))
-    const baseline = mean(rounds.map((r) => r.baseline))
+    const path = `/api/async-image/task/${taskId}`
+    const [app, baseline] = await alternatingLoads({ url: web.url + path }, { url: bare.url + path }, token, ROUNDS)
     return {
       'task read req/s (app)': round(app.rps),
       'task read p99 ms (app)': round(app.p99, 2),
@@ -183,6 +209,86 @@ export async function benchTaskReads({ db, url }: BenchDatabase) {
   } finally {
     await Promise.all([web.stop(), bare.stop()])
   }
+}
+
+/**
+ * Issue 15's figure: what metrics cost the same task reads. Two web processes, one with its
+ * metrics port (the request histogram, default process metrics, the database figures on scrape,
+ * scraped every 5 s: three times as often as Fly does) and one with METRICS_PORT=0, loaded in
+ * alternating rounds.
+ */
+export async function benchTaskReadMetrics({ db, url }: BenchDatabase) {
+  const { user, token } = await signedInUser(db, 10)
+  const taskId = await seedTasks(db, user.id)
+  const metricsPort = await freePort()
+  const measured = await startProcess(
+    'server/index.ts',
+    { DATABASE_URL: url, METRICS_PORT: String(metricsPort) },
+    'is running at',
+  )
+  const plain = await startProcess('server/index.ts', { DATABASE_URL: url }, 'is running at')
+  let scrapes = 0
+  const scraper = setInterval(() => {
+    fetch(`http://127.0.0.1:${metricsPort}/metrics`)
+      .then((response) => response.text())
+      .then(
+        () => void (scrapes += 1),
+        () => {},
+      )
+  }, SCRAPE_MS)
+  try {
+    const path = `/api/async-image/task/${taskId}`
+    const [on, off] = await alternatingLoads(
+      { url: measured.url + path, pid: measured.child.pid },
+      { url: plain.url + path, pid: plain.child.pid },
+      token,
+      METRICS_ROUNDS,
+    )
+    if (scrapes === 0) throw new Error('the metrics endpoint never answered')
+    clearInterval(scraper)
+    // On a busy shared machine req/s (and even CPU per request) swing by tens of percent between
+    // rounds, more than the effect measured. So the cost is also measured directly: the CPU of
+    // the metrics work per request (the histogram observation) and per scrape (in the web
+    // process), against the CPU one task read costs, at Fly's scrape interval.
+    const observeMs = histogramObservationMs()
+    const scrapeMs = await scrapeCpuMs(metricsPort, measured.child.pid!)
+    const perRequestMs = observeMs + scrapeMs / (FLY_SCRAPE_S * off.rps)
+    return {
+      'task read req/s, metrics on / off (A/B, noisy)': `${round(on.rps)} / ${round(off.rps)}`,
+      'task read p99 ms, metrics on / off (A/B, noisy)': `${round(on.p99, 2)} / ${round(off.p99, 2)}`,
+      'web CPU ms per task read, metrics on / off (A/B)': `${round(on.cpuMs, 3)} / ${round(off.cpuMs, 3)}`,
+      'metrics CPU per request µs (histogram observation)': round(observeMs * 1000, 2),
+      'metrics CPU per scrape ms (web process)': round(scrapeMs, 2),
+      'metrics cost, % of task-read throughput (target < 5)': round((perRequestMs / off.cpuMs) * 100, 2),
+    }
+  } finally {
+    clearInterval(scraper)
+    await Promise.all([measured.stop(), plain.stop()])
+  }
+}
+
+const METRICS_ROUNDS = 4
+const SCRAPE_MS = 5000
+const FLY_SCRAPE_S = 15
+
+/** CPU time of one `http_request_duration_seconds` observation, as the request log makes it. */
+function histogramObservationMs() {
+  const { httpRequestDuration } = getMetrics()
+  const count = 200_000
+  const started = process.cpuUsage()
+  for (let i = 0; i < count; i++) {
+    httpRequestDuration.observe({ method: 'GET', route: '/api/async-image/task/:id', status: 200 }, (i % 50) / 1000)
+  }
+  const used = process.cpuUsage(started)
+  return (used.user + used.system) / 1000 / count
+}
+
+/** CPU time the web process spends answering one /metrics scrape (database figures included). */
+async function scrapeCpuMs(port: number, pid: number) {
+  const count = 40
+  const before = cpuSeconds(pid)
+  for (let i = 0; i < count; i++) await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+  return ((cpuSeconds(pid) - before) * 1000) / count
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { startEmbeddedPostgres } from '../scripts/embedded-postgres.ts'
 import { benchAnalytics } from './analytics.ts'
 import { benchAnalyticsRollups } from './analytics-rollups.ts'
-import { benchQueue, benchTaskReads, benchUploadMemory } from './generation.ts'
+import { benchQueue, benchTaskReadMetrics, benchTaskReads, benchUploadMemory } from './generation.ts'
 import { scratchDatabase } from './lib.ts'
 import { benchPages } from './pages.ts'
 import { benchProviderBound } from './providers.ts'
@@ -14,6 +14,7 @@ type Bench = (database: Awaited<ReturnType<typeof scratchDatabase>>) => Promise<
 
 const benches: Array<[string, Bench]> = [
   ['task-reads', benchTaskReads],
+  ['task-read-metrics', benchTaskReadMetrics],
   ['queue', benchQueue],
   ['upload-memory', benchUploadMemory],
   ['analytics', benchAnalytics],

@@ -38,6 +38,10 @@ export async function startProcess(script: string, env: Record<string, string>, 
       ...process.env,
       NODE_ENV: 'production',
       SESSION_SECRET: 'bench-secret',
+      // No fixed metrics ports (two processes, or another run, would collide); a bench that
+      // measures metrics passes a port.
+      METRICS_PORT: '0',
+      WORKER_METRICS_PORT: '0',
       ...env,
       PORT: port,
     },
@@ -47,7 +51,10 @@ export async function startProcess(script: string, env: Record<string, string>, 
   await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString()
-      if (output.includes(readyText)) resolve()
+      if (!output.includes(readyText)) return
+      // Ready: from here on the log (a line per request) is read and dropped, not kept.
+      for (const stream of [child.stdout, child.stderr]) stream?.off('data', onData).resume()
+      resolve()
     }
     child.stdout?.on('data', onData)
     child.stderr?.on('data', onData)

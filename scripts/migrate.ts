@@ -1,6 +1,9 @@
 // `npm run migrate`: applies migrations (app + graphile-worker) and default data to DATABASE_URL.
+import { initLogging } from '#app/utils/logger.server.ts'
 import { prepareDatabase } from './prepare-database.ts'
 import { exitOnStartupError } from '#app/utils/startup.server.ts'
+
+initLogging('migrate')
 
 try {
   await prepareDatabase()

@@ -6,9 +6,15 @@ import type { ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express, { type RequestHandler } from 'express'
 import sharp from 'sharp'
+import { registerDatabaseMetrics } from '#app/features/operations/database-metrics.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
+import { initLogging } from '#app/utils/logger.server.ts'
+import { startMetricsServer } from '#app/utils/metrics-server.server.ts'
+import { getMetrics } from '#app/utils/metrics.server.ts'
 import { exitOnStartupError } from '#app/utils/startup.server.ts'
 import { rejectCrossSiteRequests } from './csrf.ts'
+import { instrumentRoutes, logRequests, markUnmatched } from './request-log.ts'
 
 const root = path.resolve(fileURLToPath(import.meta.url), '../..')
 
@@ -16,19 +22,26 @@ const root = path.resolve(fileURLToPath(import.meta.url), '../..')
 // libvips thread is enough and keeps the process's memory low. The worker keeps the default.
 sharp.concurrency(1)
 
+const logger = initLogging('web')
+
 try {
   const env = getEnv()
-  const build = (await import(path.join(root, 'build/index.js'))) as ServerBuild
+  const build = instrumentRoutes((await import(path.join(root, 'build/index.js'))) as ServerBuild)
+  const metrics = env.METRICS_PORT ? getMetrics() : null
+  if (metrics) registerDatabaseMetrics(metrics, getDb())
+  startMetricsServer(env.METRICS_PORT)
 
   const app = express()
   app.disable('x-powered-by')
   app.set('trust proxy', true)
+  app.use(logRequests(logger, metrics))
   app.use(compression())
   // Fingerprinted bundles can be cached forever; other public files for an hour.
   app.use('/build', express.static(path.join(root, 'public/build'), { immutable: true, maxAge: '1y' }))
   // API and media requests never name a public file: spare them the file-system lookup.
   const publicFiles = express.static(path.join(root, 'public'), { maxAge: '1h' })
   app.use((req, res, next) => (/^\/(api|media)\//.test(req.path) ? next() : publicFiles(req, res, next)))
+  app.use(markUnmatched)
   app.use(rejectCrossSiteRequests(env.PUBLIC_URL))
   app.all('/api/*', apiRequestHandler(build, env.NODE_ENV))
   app.all('*', createRequestHandler({ build, mode: env.NODE_ENV }))

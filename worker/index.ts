@@ -3,10 +3,13 @@
 import { run } from 'graphile-worker'
 import { closeDb, getDb, getPool, setSharedPoolSize } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
-import { graphileLogger } from '#app/utils/logger.server.ts'
+import { graphileLogger, initLogging } from '#app/utils/logger.server.ts'
 import { exitOnStartupError } from '#app/utils/startup.server.ts'
 import { lanes } from './lanes.ts'
+import { startWorkerOperations } from './operations.ts'
 import { checkAndRecord } from './providers/check.ts'
+
+initLogging('worker')
 
 try {
   const env = getEnv()
@@ -34,6 +37,7 @@ try {
   )
   // The key may be fixed later: a failed check is logged (error level) for the operator, and the worker runs on.
   checkAndRecord(getDb(), env).catch((error) => console.error(`[providers] the start-up check failed: ${error}`))
+  const operations = startWorkerOperations(env)
 
   // SIGTERM/SIGINT: stop taking jobs and let running ones finish; graphile-worker aborts and
   // releases (for retry) whatever is still running when its grace period ends.
@@ -43,6 +47,7 @@ try {
     stopping = true
     console.log(`[worker] ${signal}: finishing running jobs`)
     await Promise.all(runners.map((runner) => runner.stop()))
+    await operations.stop()
     await closeDb()
     console.log('[worker] stopped')
     process.exit(0)

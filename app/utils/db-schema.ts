@@ -214,6 +214,17 @@ export interface ProviderRequestsTable {
   sent_at: Generated<Timestamp>
 }
 
+export interface WorkerProcessesTable {
+  /** `hostname:pid` (on Fly the hostname is the machine id). */
+  id: string
+  hostname: string
+  pid: number
+  version: string
+  concurrency: number
+  started_at: CreatedAt
+  seen_at: Timestamp
+}
+
 export interface Database {
   users: UsersTable
   sessions: SessionsTable
@@ -234,6 +245,7 @@ export interface Database {
   analytics_rollup_state: AnalyticsRollupStateTable
   payment_verifications: PaymentVerificationsTable
   provider_requests: ProviderRequestsTable
+  worker_processes: WorkerProcessesTable
 }
 
 export type User = Selectable<UsersTable>

@@ -39,6 +39,12 @@ const schema = z
     MAX_ACTIVE_TASKS_PER_USER: positiveInt(5),
     WORKER_SHUTDOWN_GRACE_MS: positiveInt(30_000),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+    // Prometheus /metrics (with /healthz and /readyz) on ports of their own; 0 turns them off.
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9091),
+    WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9092),
+    // Shown on the status page: set at image build time, else Fly's image reference.
+    BUILD_VERSION: optionalString,
+    FLY_IMAGE_REF: optionalString,
     SEED_DEMO_GALLERY: onOff('on'),
     // Unset: raw analytics events are kept for ever; N: those older than N days go once rolled up.
     ANALYTICS_RAW_RETENTION_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional()),

@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import type { DB, Tx } from './db.server.ts'
+import { currentRequestContext } from './request-context.server.ts'
 
 /** The jobs the worker knows, with their payloads. worker/tasks/index.ts maps each to its handler. */
 export interface JobPayloads {
@@ -24,9 +25,13 @@ interface JobOptions {
   runAt?: Date
 }
 
+/** Every payload also carries the id of the request that enqueued it, for the worker's log lines. */
+type WithRequestId<Payload> = Payload & { requestId?: string }
+
 /**
  * Adds a graphile-worker job with SQL on the given connection, so that inside a transaction the job
- * exists only if the transaction commits.
+ * exists only if the transaction commits. Enqueued while a request is handled, the job carries that
+ * request's id (worker/job-context.ts logs it).
  */
 export async function enqueueJob<Name extends JobName>(
   db: DB | Tx,
@@ -34,10 +39,12 @@ export async function enqueueJob<Name extends JobName>(
   payload: JobPayloads[Name],
   options: JobOptions = {},
 ) {
+  const requestId = currentRequestContext()?.requestId
+  const carried: WithRequestId<JobPayloads[Name]> = requestId ? { ...payload, requestId } : payload
   await sql`
     SELECT graphile_worker.add_job(
       identifier => ${name},
-      payload => ${JSON.stringify(payload)}::json,
+      payload => ${JSON.stringify(carried)}::json,
       max_attempts => ${options.maxAttempts ?? 25},
       job_key => ${options.jobKey ?? null},
       run_at => ${options.runAt ?? null}::timestamptz

@@ -39,8 +39,8 @@ export const permissionRules: Record<Permission, Rule> = {
   manageGallery: { roles: ['admin', 'superadmin'], owner: true, guests: 'login', others: 'refuse' },
   reviewPayments: superadminPage,
   editSystemConfig: superadminPage,
-  viewSystemStatus: superadminPage,
   viewAnalytics: { ...superadminPage, others: 'home' },
+  viewSystemStatus: { ...superadminPage, others: 'home' },
   manageUsers: { ...superadminPage, guests: 'refuse' },
   generateVideos: {
     roles: ['superadmin'],
@@ -68,4 +68,5 @@ export const adminLinks: readonly { to: string; label: string; permission: Permi
   { to: '/payment-review', label: 'Payment Review', permission: 'reviewPayments' },
   { to: '/analytics', label: 'Analytics', permission: 'viewAnalytics' },
   { to: '/user-management', label: 'User Management', permission: 'manageUsers' },
+  { to: '/system-status', label: 'System Status', permission: 'viewSystemStatus' },
 ]

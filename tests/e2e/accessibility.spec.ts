@@ -38,7 +38,14 @@ const userRoutes = [
   '/generate-video',
   '/update-case',
 ]
-const superadminRoutes = ['/generate-video', '/update-case', '/payment-review', '/analytics', '/user-management']
+const superadminRoutes = [
+  '/generate-video',
+  '/update-case',
+  '/payment-review',
+  '/analytics',
+  '/user-management',
+  '/system-status',
+]
 
 test('guest pages have no serious accessibility violations', async ({ page }) => {
   const found: string[] = []

@@ -8,6 +8,7 @@ let server = await startEmbeddedPostgres(folder, 'healthz', port)
 process.env.DATABASE_URL = server.url
 
 const { loader } = await import('#app/routes/healthz.ts')
+const { loader: readyz } = await import('#app/routes/readyz.ts')
 
 afterAll(async () => {
   await server.stop()
@@ -15,16 +16,22 @@ afterAll(async () => {
   fs.rmSync(folder, { recursive: true, force: true })
 })
 
-test('/healthz fails while the database is away and recovers when it returns, in the same process', async () => {
+test('/healthz and /readyz fail while the database is away and recovers when it returns, in the same process', async () => {
   expect((await loader()).status).toBe(200)
 
   await server.stop()
   const down = await loader()
   expect(down.status).toBe(503)
   expect(await down.text()).toBe('database unavailable')
+  const notReady = await readyz()
+  expect(notReady.status).toBe(503)
+  expect(await notReady.json()).toEqual({ ready: false, checks: { database: 'failed', storage: 'ok' } })
 
   server = await startEmbeddedPostgres(folder, 'healthz', port)
   const up = await loader()
   expect(up.status).toBe(200)
   expect(await up.text()).toBe('ok')
+  const ready = await readyz()
+  expect(ready.status).toBe(200)
+  expect(await ready.json()).toEqual({ ready: true, checks: { database: 'ok', storage: 'ok' } })
 })

@@ -160,6 +160,7 @@ const routes: RouteCase[] = [
   { file: 'register.tsx', guard: 'public' },
   { file: 'robots[.]txt.ts', guard: 'public' },
   { file: 'sitemap[.]xml.ts', guard: 'public' },
+  { file: 'system-status.tsx', guard: 'viewSystemStatus', path: '/system-status', calls: ['GET'] },
   { file: 'update-case.tsx', guard: 'manageGallery', path: '/update-case', calls: ['GET', 'POST'] },
   { file: 'user-management.tsx', guard: 'manageUsers', path: '/user-management', calls: ['GET', 'POST'] },
 ]

@@ -17,6 +17,9 @@ await admin.end()
 process.env.DATABASE_URL = `${serverUrl}/${name}`
 process.env.NODE_ENV = 'test'
 process.env.DATA_DIR ??= `${process.cwd()}/tests/.tmp/data`
+// Test files run side by side: no fixed metrics ports (a test that wants one passes a free port).
+process.env.METRICS_PORT ??= '0'
+process.env.WORKER_METRICS_PORT ??= '0'
 
 afterAll(async () => {
   // Analytics events are written in batches: store the last ones before the database goes away.

@@ -15,6 +15,7 @@
  * adapter before it falls back to `errorForStatus`.
  */
 import { busyError } from './busy-answers.ts'
+import { countProviderRequest } from './request-metrics.ts'
 import { ProviderError } from './types.ts'
 
 export interface HttpCallOptions {
@@ -112,7 +113,7 @@ export function apiErrorMessage(answer: JsonAnswer): string {
 export function refusalError(service: string, what: 'image' | 'video', status?: number): ProviderError {
   return new ProviderError(
     `${service} declined to create this ${what} because of its content rules. Try a different photo or description.`,
-    { retryable: false, status },
+    { retryable: false, status, refused: true },
   )
 }
 
@@ -133,10 +134,15 @@ async function withTimeLimit<T>(
 ): Promise<T> {
   const timeout = AbortSignal.timeout(options.timeoutMs)
   const signal = AbortSignal.any([options.signal, timeout])
+  let answered = false
   try {
+    const response = await fetch(url, { ...init, signal })
+    countProviderRequest(options.service, response.status)
+    answered = true
     // Reading the body stays under the same signal, so a stalled download times out too.
-    return await read(await fetch(url, { ...init, signal }))
+    return await read(response)
   } catch (error) {
+    if (!answered) countProviderRequest(options.service, unanswered(timeout, options.signal))
     if (timeout.aborted) {
       throw new ProviderError(`${options.service} did not answer within ${formatSeconds(options.timeoutMs)}.`, {
         retryable: true,
@@ -149,6 +155,11 @@ async function withTimeLimit<T>(
     }
     throw new ProviderError(`${options.service} could not be reached.`, { retryable: true, cause: error })
   }
+}
+
+function unanswered(timeout: AbortSignal, jobSignal: AbortSignal) {
+  if (timeout.aborted) return 'timeout'
+  return jobSignal.aborted ? 'aborted' : 'network'
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -88,11 +88,14 @@ export interface ProviderErrorOptions {
   quotaExhausted?: boolean
   /** The call ran out of time: the provider may still have done (and billed) the work. */
   timedOut?: boolean
+  /** A content-policy refusal: final, counted as `refused` in the metrics. */
+  refused?: boolean
 }
 
 /**
  * A provider failure. `retryable` is true for transient trouble (HTTP 429, 5xx, timeouts, network
- * errors): the job is retried with backoff. Refusals and bad input are final at once.
+ * errors): the job is retried with backoff. Refusals (`refused`: the content rules) and bad input
+ * are final at once.
  * `message` is shown to the user, so it must be readable and must not leak secrets.
  */
 export class ProviderError extends Error {
@@ -101,6 +104,8 @@ export class ProviderError extends Error {
   readonly retryAfterMs: number | undefined
   readonly quotaExhausted: boolean
   readonly timedOut: boolean
+  /** A content-policy refusal (counted as `refused` in the metrics). */
+  readonly refused: boolean
 
   constructor(message: string, options: ProviderErrorOptions) {
     super(message, { cause: options.cause })
@@ -110,5 +115,6 @@ export class ProviderError extends Error {
     this.retryAfterMs = options.retryAfterMs
     this.quotaExhausted = options.quotaExhausted ?? false
     this.timedOut = options.timedOut ?? false
+    this.refused = options.refused ?? false
   }
 }

@@ -1,5 +1,6 @@
 import type { TaskList } from 'graphile-worker'
 import type { JobName } from '#app/utils/jobs.server.ts'
+import { withRequestIds } from '#worker/job-context.ts'
 import { cleanupAuthRecords } from './cleanup-auth-records.ts'
 import { cleanupSessions } from './cleanup-sessions.ts'
 import { expireMedia } from './expire-media.ts'
@@ -11,7 +12,7 @@ import { sendEmail } from './send-email.ts'
 import { verifyPayment } from './verify-payment.ts'
 
 /** Every job the web can enqueue (see JobPayloads in app/utils/jobs.server.ts) has its handler here. */
-export const taskList: Partial<Record<JobName, TaskList[string]>> = {
+export const taskList: Partial<Record<JobName, TaskList[string]>> = withRequestIds({
   cleanup_sessions: cleanupSessions,
   cleanup_auth_records: cleanupAuthRecords,
   send_email: sendEmail,
@@ -21,7 +22,7 @@ export const taskList: Partial<Record<JobName, TaskList[string]>> = {
   recover_stalled_tasks: recoverStalled,
   rollup_analytics: rollupAnalytics,
   verify_payment: verifyPayment,
-}
+})
 
 /** Recurring jobs, in graphile-worker's crontab format (UTC). */
 export const crontab = [

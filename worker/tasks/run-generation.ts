@@ -19,6 +19,7 @@ import type { GenerationTask } from '#app/utils/db-schema.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { contentTypeForKey, getMediaBytes, getStorage, mediaKey } from '#app/utils/storage.server.ts'
+import { failureOutcome, observeTaskFinished, observeTaskStarted } from '#worker/task-metrics.ts'
 import {
   ProviderError,
   type GeneratedMedia,
@@ -74,6 +75,7 @@ export async function runGeneration(payload: unknown, helpers: JobHelpers, job: 
     helpers.logger.info(`task ${taskId} is finished or gone; nothing to do`)
     return
   }
+  observeTaskStarted(task)
   const later = (delayMs: number): LaterRun => ({
     taskId,
     jobName: job.jobName,
@@ -97,13 +99,15 @@ export async function runGeneration(payload: unknown, helpers: JobHelpers, job: 
       return
     }
     const key = await storeResult(taskId, result)
-    if (!(await completeTask(db, taskId, key)) && (await findResultKey(db, taskId)) !== key) {
+    const completed = await completeTask(db, taskId, key)
+    if (completed) observeTaskFinished(task, 'completed')
+    else if ((await findResultKey(db, taskId)) !== key) {
       // Recovery gave up on this attempt and refunded it meanwhile, or a second run finished first
       // with other bytes: nothing points at this result. (Same bytes, same key: keep it.)
       await getStorage().delete(key)
     }
   } catch (error) {
-    await settleFailure(error, { taskId, helpers, job, later })
+    await settleFailure(error, { task, helpers, job, later })
   } finally {
     clearInterval(heartbeat)
   }
@@ -116,13 +120,14 @@ export async function runGeneration(payload: unknown, helpers: JobHelpers, job: 
 async function settleFailure(
   error: unknown,
   {
-    taskId,
+    task,
     helpers,
     job,
     later,
-  }: { taskId: string; helpers: JobHelpers; job: GenerationJob; later: (delayMs: number) => LaterRun },
+  }: { task: GenerationTask; helpers: JobHelpers; job: GenerationJob; later: (delayMs: number) => LaterRun },
 ) {
   const db = getDb()
+  const taskId = task.id
   if (error instanceof ProviderError && error.retryAfterMs !== undefined) {
     // Jitter spreads the waiting jobs, so they do not all come back in the same instant.
     const delayMs = error.retryAfterMs + Math.round(Math.random() * 1000)
@@ -143,7 +148,9 @@ async function settleFailure(
     throw error
   }
   const reason = error instanceof ProviderError ? error.message : INTERNAL_FAILURE
-  await db.transaction().execute((tx) => failTask(tx, taskId, reason))
+  if (await db.transaction().execute((tx) => failTask(tx, taskId, reason))) {
+    observeTaskFinished(task, failureOutcome(error))
+  }
 }
 
 /** `billedWhenTimedOut`: a timed-out call may have been paid for (an image), so it is retried once only. */

@@ -6,6 +6,7 @@ import type { DB, Tx } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { HttpError, notFound } from '#app/utils/http.server.ts'
 import { enqueueJob } from '#app/utils/jobs.server.ts'
+import { getMetrics } from '#app/utils/metrics.server.ts'
 import { mediaUrl } from '#app/utils/media-url.ts'
 import { getStorage } from '#app/utils/storage.server.ts'
 import { grantCredits, spendCredits } from '#app/features/credits/credits.server.ts'
@@ -47,7 +48,7 @@ export interface NewTask {
  * nothing is written.
  */
 export async function createPaidTask(db: DB, task: NewTask) {
-  return db.transaction().execute(async (tx) => {
+  const created = await db.transaction().execute(async (tx) => {
     const cost = task.cost(await getSystemConfig(tx))
     await tx
       .insertInto('generation_tasks')
@@ -87,6 +88,8 @@ export async function createPaidTask(db: DB, task: NewTask) {
       .executeTakeFirstOrThrow()
     return { taskId: task.id, cost, credits }
   })
+  getMetrics().tasksSubmitted.inc({ kind: task.kind })
+  return created
 }
 
 /**

@@ -1,0 +1,144 @@
+import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useLoaderData, useRevalidator } from '@remix-run/react'
+import { type ReactNode, useEffect } from 'react'
+import { systemStatus } from '#app/features/operations/system-status.server.ts'
+import { requirePermission } from '#app/utils/permissions.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import stylesheet from '#app/styles/system-status.css'
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }]
+
+export const meta: MetaFunction = () => [{ title: 'System Status — Pawtrait' }]
+
+const REFRESH_MS = 10_000
+
+/** Super administrators only: guests go to /login and other roles to / (the permissions table). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requirePermission(request, 'viewSystemStatus')
+  return json(await systemStatus(getDb()), { headers: { 'Cache-Control': 'no-store' } })
+}
+
+/** Server-rendered, so it works without JavaScript; with it, the figures refresh every 10 s. */
+export default function SystemStatusPage() {
+  const status = useLoaderData<typeof loader>()
+  const revalidator = useRevalidator()
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible' && revalidator.state === 'idle') revalidator.revalidate()
+    }, REFRESH_MS)
+    return () => clearInterval(timer)
+  }, [revalidator])
+
+  return (
+    <section className="system-status">
+      <h1>System Status</h1>
+      <p className="muted">
+        As of <Moment at={status.checkedAt} /> · <Link to="/system-status">Refresh</Link>
+      </p>
+
+      <h2>Tasks</h2>
+      <StatusTable
+        columns={['Kind', 'Queued', 'Running', 'Completed (1 h)', 'Failed (1 h)', 'Completed (24 h)', 'Failed (24 h)']}
+      >
+        {status.tasks.map((row) => (
+          <tr key={row.kind}>
+            <th scope="row">{row.kind}</th>
+            <td>{row.queued}</td>
+            <td>{row.running}</td>
+            <td>{row.completedLastHour}</td>
+            <td>{row.failedLastHour}</td>
+            <td>{row.completedLastDay}</td>
+            <td>{row.failedLastDay}</td>
+          </tr>
+        ))}
+      </StatusTable>
+
+      <h2>Most common failure reasons (24 h)</h2>
+      {status.failureReasons.length === 0 ? (
+        <p className="muted">No failed tasks in the last day.</p>
+      ) : (
+        <ol className="failure-reasons">
+          {status.failureReasons.map((entry) => (
+            <li key={entry.reason}>
+              <strong>{entry.count}×</strong> {entry.reason}
+            </li>
+          ))}
+        </ol>
+      )}
+
+      <h2>Providers</h2>
+      {status.providers.length === 0 ? (
+        <p className="muted">No provider check recorded yet (npm run providers:check, or a worker start).</p>
+      ) : (
+        <StatusTable columns={['Provider', 'Model', 'Result', 'Detail', 'Checked']}>
+          {status.providers.map((check) => (
+            <tr key={check.provider}>
+              <th scope="row">{check.provider}</th>
+              <td>{check.model}</td>
+              <td className={check.ok ? 'status-ok' : 'status-failed'}>{check.ok ? 'OK' : 'Failed'}</td>
+              <td>{check.detail}</td>
+              <td>
+                <Moment at={check.checkedAt} />
+              </td>
+            </tr>
+          ))}
+        </StatusTable>
+      )}
+
+      <h2>Workers alive (last minute)</h2>
+      {status.workers.length === 0 ? (
+        <p className="status-failed">No worker process has been seen in the last minute.</p>
+      ) : (
+        <StatusTable columns={['Machine', 'PID', 'Concurrency', 'Version', 'Started', 'Last seen']}>
+          {status.workers.map((worker) => (
+            <tr key={worker.id}>
+              <th scope="row">{worker.hostname}</th>
+              <td>{worker.pid}</td>
+              <td>{worker.concurrency}</td>
+              <td>{worker.version}</td>
+              <td>
+                <Moment at={worker.startedAt} />
+              </td>
+              <td>
+                <Moment at={worker.seenAt} />
+              </td>
+            </tr>
+          ))}
+        </StatusTable>
+      )}
+
+      <h2>Deployment</h2>
+      <dl className="deployment">
+        <dt>Storage</dt>
+        <dd>
+          {status.storage.driver} · {status.storage.location}
+        </dd>
+        <dt>Build</dt>
+        <dd>{status.version}</dd>
+      </dl>
+    </section>
+  )
+}
+
+function StatusTable({ columns, children }: { columns: string[]; children: ReactNode }) {
+  return (
+    <div className="table-scroll">
+      <table className="data">
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th scope="col" key={column}>
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  )
+}
+
+function Moment({ at }: { at: string }) {
+  return <time dateTime={at}>{new Date(at).toLocaleString()}</time>
+}

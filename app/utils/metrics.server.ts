@@ -1,0 +1,93 @@
+/**
+ * The Prometheus metrics both processes record (prom-client), in one registry per process. Fly
+ * scrapes each machine's /metrics (app/utils/metrics-server.server.ts) and sums across machines,
+ * so what is counted here is what this process did: requests it answered, tasks it ran, provider
+ * calls it made. Figures that describe the shared database are read at scrape time instead
+ * (app/features/operations/database-metrics.server.ts).
+ *
+ * Labels stay bounded: route patterns, never URLs; kinds, providers and outcomes, never ids.
+ * The web loads this module twice (server/index.ts and the Remix build), so the metrics live on
+ * globalThis and are created once.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+
+export type TaskOutcome = 'completed' | 'failed' | 'refused'
+
+// Generations take seconds to minutes (video); requests milliseconds.
+const taskBuckets = [0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1200]
+const requestBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+function createMetrics() {
+  const registry = new Registry()
+  const registers = [registry]
+  return {
+    registry,
+    httpRequestDuration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time to answer an HTTP request, by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      buckets: requestBuckets,
+      registers,
+    }),
+    tasksSubmitted: new Counter({
+      name: 'pawtrait_tasks_submitted_total',
+      help: 'Generation tasks accepted (paid and queued) by this web process',
+      labelNames: ['kind'] as const,
+      registers,
+    }),
+    tasksFinished: new Counter({
+      name: 'pawtrait_tasks_finished_total',
+      help: 'Generation tasks this worker finished, by outcome (completed, failed, refused)',
+      labelNames: ['kind', 'provider', 'outcome'] as const,
+      registers,
+    }),
+    taskQueueWait: new Histogram({
+      name: 'pawtrait_task_queue_wait_seconds',
+      help: 'Time from submission to the first attempt starting',
+      labelNames: ['kind', 'provider'] as const,
+      buckets: taskBuckets,
+      registers,
+    }),
+    taskDuration: new Histogram({
+      name: 'pawtrait_task_duration_seconds',
+      help: 'Run time of a generation task, from its first attempt starting to its end (retries included)',
+      labelNames: ['kind', 'provider'] as const,
+      buckets: taskBuckets,
+      registers,
+    }),
+    providerRequests: new Counter({
+      name: 'pawtrait_provider_requests_total',
+      help: 'HTTP requests to AI providers, by HTTP status, or timeout / network / aborted',
+      labelNames: ['provider', 'status'] as const,
+      registers,
+    }),
+    buildInfo: new Gauge({
+      name: 'pawtrait_build_info',
+      help: 'Always 1; the running build version is its label',
+      labelNames: ['version'] as const,
+      registers,
+    }),
+  }
+}
+
+export type Metrics = ReturnType<typeof createMetrics>
+
+const key = Symbol.for('pawtrait.metrics')
+const holder = globalThis as typeof globalThis & { [key]?: Metrics }
+
+/** This process's metrics; Node's default process metrics are added on first use. */
+export function getMetrics(): Metrics {
+  let metrics = holder[key]
+  if (!metrics) {
+    metrics = createMetrics()
+    collectDefaultMetrics({ register: metrics.registry })
+    holder[key] = metrics
+  }
+  return metrics
+}
+
+/** Provider names in labels: lower case, and a fixed fallback for anything odd. */
+export function providerLabel(name: string): string {
+  const label = name.toLowerCase()
+  return /^[a-z0-9_-]{1,32}$/.test(label) ? label : 'other'
+}

@@ -1,0 +1,39 @@
+/**
+ * What the worker does for its operator beside running jobs: the metrics port
+ * (WORKER_METRICS_PORT: /metrics, /healthz, /readyz) and a heartbeat row in worker_processes that
+ * the status page reads to list the workers alive in the last minute.
+ */
+import os from 'node:os'
+import { recordWorkerAlive, removeWorker } from '#app/features/operations/worker-processes.server.ts'
+import { buildVersion } from '#app/utils/build-version.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import type { Env } from '#app/utils/env.server.ts'
+import { getLogger } from '#app/utils/logger.server.ts'
+import { startMetricsServer } from '#app/utils/metrics-server.server.ts'
+
+const HEARTBEAT_MS = 15_000
+
+export function startWorkerOperations(env: Env) {
+  const metricsServer = startMetricsServer(env.WORKER_METRICS_PORT)
+  const self = {
+    id: `${os.hostname()}:${process.pid}`,
+    hostname: os.hostname(),
+    pid: process.pid,
+    version: buildVersion(),
+    concurrency: env.WORKER_CONCURRENCY,
+  }
+  const beat = () =>
+    recordWorkerAlive(getDb(), self).catch((error: unknown) =>
+      getLogger().warn(`worker heartbeat failed: ${error instanceof Error ? error.message : error}`),
+    )
+  void beat()
+  const timer = setInterval(beat, HEARTBEAT_MS)
+  timer.unref()
+
+  return {
+    async stop() {
+      clearInterval(timer)
+      await Promise.all([metricsServer.stop(), removeWorker(getDb(), self.id).catch(() => {})])
+    },
+  }
+}
