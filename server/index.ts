@@ -1,14 +1,11 @@
 // The web process: serves the Remix app, its /api resource routes, static assets and media.
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createRequestHandler } from '@remix-run/express'
 import type { ServerBuild } from '@remix-run/node'
-import compression from 'compression'
-import express, { type RequestHandler } from 'express'
 import sharp from 'sharp'
 import { getEnv } from '#app/utils/env.server.ts'
 import { exitOnStartupError } from '#app/utils/startup.server.ts'
-import { rejectCrossSiteRequests } from './csrf.ts'
+import { createWebApp } from './app.ts'
 
 const root = path.resolve(fileURLToPath(import.meta.url), '../..')
 
@@ -19,19 +16,7 @@ sharp.concurrency(1)
 try {
   const env = getEnv()
   const build = (await import(path.join(root, 'build/index.js'))) as ServerBuild
-
-  const app = express()
-  app.disable('x-powered-by')
-  app.set('trust proxy', true)
-  app.use(compression())
-  // Fingerprinted bundles can be cached forever; other public files for an hour.
-  app.use('/build', express.static(path.join(root, 'public/build'), { immutable: true, maxAge: '1y' }))
-  // API and media requests never name a public file: spare them the file-system lookup.
-  const publicFiles = express.static(path.join(root, 'public'), { maxAge: '1h' })
-  app.use((req, res, next) => (/^\/(api|media)\//.test(req.path) ? next() : publicFiles(req, res, next)))
-  app.use(rejectCrossSiteRequests(env.PUBLIC_URL))
-  app.all('/api/*', apiRequestHandler(build, env.NODE_ENV))
-  app.all('*', createRequestHandler({ build, mode: env.NODE_ENV }))
+  const app = createWebApp(build, env, root)
 
   const server = app.listen(env.PORT, () => {
     console.log(`[web] Pawtrait is running at ${env.PUBLIC_URL ?? `http://localhost:${env.PORT}`}`)
@@ -47,27 +32,4 @@ try {
   process.on('SIGINT', () => stop('SIGINT'))
 } catch (error) {
   exitOnStartupError(error)
-}
-
-/**
- * Remix ranks every route of its build on each request, a fifth of the CPU of a status poll, so an
- * /api request is matched against the routes of its own group only (`/api/<group>/…`, the file
- * names `api.<group>.….ts`). Anything else under /api goes on to the full app.
- */
-function apiRequestHandler(build: ServerBuild, mode: string): RequestHandler {
-  const groups = new Map<string, RequestHandler>()
-  for (const id of Object.keys(build.routes)) {
-    const group = /^routes\/api\.([^.]+)/.exec(id)?.[1]
-    if (!group || groups.has(group)) continue
-    const routes = Object.entries(build.routes).filter(
-      ([routeId]) =>
-        routeId === 'root' || routeId === `routes/api.${group}` || routeId.startsWith(`routes/api.${group}.`),
-    )
-    groups.set(group, createRequestHandler({ build: { ...build, routes: Object.fromEntries(routes) }, mode }))
-  }
-  return (req, res, next) => {
-    const handler = groups.get(req.path.split('/')[2] ?? '')
-    if (handler) handler(req, res, next)
-    else next()
-  }
 }

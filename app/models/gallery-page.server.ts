@@ -1,6 +1,7 @@
 import { json, redirect } from '@remix-run/node'
 import { requireAdmin } from '#app/utils/admin-access.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { readForm } from '#app/utils/form-body.server.ts'
 import { HttpError } from '#app/utils/http.server.ts'
 import { getStorage } from '#app/utils/storage.server.ts'
 import { deleteInspirationImage, listInspirationImages } from './inspiration.server.ts'
@@ -19,7 +20,7 @@ export async function loadGallery() {
 /** The delete form on each image (admins): removes it, then back to the same page and filter. */
 export async function galleryAction(request: Request) {
   await requireAdmin(request)
-  const form = await request.formData()
+  const form = await readForm(request)
   try {
     await deleteInspirationImage(getDb(), getStorage(), String(form.get('id') ?? ''))
   } catch (error) {

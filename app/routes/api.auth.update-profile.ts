@@ -3,13 +3,15 @@ import { updateProfile } from '#app/models/account.server.ts'
 import { toPublicUser } from '#app/models/user.server.ts'
 import { profileSchema } from '#app/utils/account-schemas.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
+import { apiMethods, requireMethod } from '#app/utils/api-methods.ts'
 import { getRequestToken, requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { HttpError } from '#app/utils/http.server.ts'
+
+export const handle = apiMethods('PUT')
 
 /** PUT /api/auth/update-profile { name, password? } -> { message, user }. The email cannot change. */
 export const action = apiHandler(async ({ request }) => {
-  if (request.method !== 'PUT') throw new HttpError(405, 'Use PUT to update the profile')
+  requireMethod(request, handle)
   const user = await requireUser(request)
   const input = profileSchema.parse(await readJson(request))
   const updated = await updateProfile(getDb(), user, input, await getRequestToken(request))

@@ -7,13 +7,16 @@ import {
 } from '#app/models/user-admin.server.ts'
 import { toPublicUser } from '#app/models/user.server.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
+import { apiMethods, requireMethod } from '#app/utils/api-methods.ts'
 import { requireRole } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { HttpError } from '#app/utils/http.server.ts'
 
+export const handle = apiMethods('PUT')
+
 export const action = apiHandler(async ({ request, params }) => {
   await requireRole(request, 'superadmin')
-  if (request.method !== 'PUT') throw new HttpError(405, 'Method not allowed')
+  requireMethod(request, handle)
   const { credits } = creditsSchema(englishUserFormMessages).parse(await readJson(request))
   const user = valueOrHttpError(await setCreditsAsAdmin(getDb(), params.id ?? '', credits))
   return json(toPublicUser(user))

@@ -11,7 +11,8 @@ import {
   sendPasswordResetCode,
 } from '#app/models/account-codes.server.ts'
 import { forgotPasswordSchema, parseAccountForm, resetPasswordSchema } from '#app/utils/account-schemas.ts'
-import { accountFormError, type AccountActionData, readForm } from '#app/utils/account-form.server.ts'
+import { accountFormError, type AccountActionData } from '#app/utils/account-form.server.ts'
+import { readForm } from '#app/utils/form-body.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getClientIp } from '#app/utils/request.server.ts'
 import { seo } from '#app/utils/seo.ts'

@@ -24,6 +24,7 @@ import { getSystemConfig, saveSystemConfig } from '#app/models/system-config.ser
 import { hasRole, requireUser } from '#app/utils/auth.server.ts'
 import type { User } from '#app/utils/db-schema.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { readForm } from '#app/utils/form-body.server.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
 import { seo } from '#app/utils/seo.ts'
 import paymentsStyles from '#app/styles/payments.css'
@@ -51,7 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const reviewer = await requireSuperadmin(request)
-  const formData = await request.formData()
+  const formData = await readForm(request)
   return formData.get('intent') === 'settings' ? saveSettings(formData) : review(formData, reviewer)
 }
 

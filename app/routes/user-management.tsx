@@ -36,6 +36,7 @@ import {
 import { type PublicUser, toPublicUser } from '#app/models/user.server.ts'
 import { getOptionalUser, hasRole } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { readForm } from '#app/utils/form-body.server.ts'
 import { zhUserManagement as t } from '#app/utils/i18n/zh-user-management.ts'
 import stylesheet from '#app/styles/user-management.css'
 
@@ -117,7 +118,7 @@ const refusalReply = (intent: Intent, refusal: AdminRefusal) =>
 
 export async function action({ request }: ActionFunctionArgs) {
   if (!(await isSuperadmin(request))) return reply({ intent: null, error: t.restricted.message }, 403)
-  const formData = await request.formData()
+  const formData = await readForm(request)
   const intent = z.enum(intents).safeParse(formData.get('intent'))
   if (!intent.success) return reply({ intent: null, error: t.invalidRequest }, 400)
   const userId = String(formData.get('userId') ?? '')

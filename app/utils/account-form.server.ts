@@ -13,15 +13,6 @@ export type AccountActionData = FormActionData & {
   done?: boolean
 }
 
-/** The posted form; a malformed body is answered 400 (thrown, so the error boundary shows it) rather than a crash. */
-export async function readForm(request: Request) {
-  try {
-    return await request.formData()
-  } catch {
-    throw json({ message: 'Invalid form data' }, { status: 400 })
-  }
-}
-
 /**
  * Answers an HttpError thrown while handling an account form with its status: a refused
  * verification code beside the code field, anything else above the form. Other errors are rethrown.

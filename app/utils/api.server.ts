@@ -2,6 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-r
 import { ZodError } from 'zod'
 import { recordApiCall } from '#app/models/analytics.server.ts'
 import { errorResponse, HttpError } from './http.server.ts'
+import { assertPlainText } from './text-input.ts'
 
 type Handler<Args> = (args: Args) => Promise<Response>
 
@@ -21,6 +22,8 @@ export function apiHandler<Args extends LoaderFunctionArgs | ActionFunctionArgs>
 
 async function answer<Args extends LoaderFunctionArgs | ActionFunctionArgs>(handler: Handler<Args>, args: Args) {
   try {
+    assertPlainText(args.params, 'path')
+    assertPlainText(new URL(args.request.url).searchParams)
     return await handler(args)
   } catch (error) {
     if (error instanceof Response) return error
@@ -46,6 +49,7 @@ export async function readJson(request: Request, { maxBytes = 1024 * 1024 } = {}
     throw new HttpError(400, 'Malformed JSON body')
   }
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'Expected a JSON object')
+  assertPlainText(body)
   return body as Record<string, unknown>
 }
 

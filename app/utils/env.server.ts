@@ -30,6 +30,8 @@ const schema = z
     WORKER_SHUTDOWN_GRACE_MS: positiveInt(30_000),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
     SEED_DEMO_GALLERY: onOff('on'),
+    // 'fly': the app runs behind Fly's proxy, so its Fly-Client-IP header names the client.
+    TRUST_PROXY: z.enum(['none', 'fly']).default('none'),
 
     EMAIL_VERIFICATION: onOff('off'),
     SMTP_URL: optionalUrl,

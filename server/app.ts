@@ -1,0 +1,35 @@
+import path from 'node:path'
+import type { ServerBuild } from '@remix-run/node'
+import { createRequestHandler } from '@remix-run/express'
+import compression from 'compression'
+import express from 'express'
+import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from '#app/utils/client-address.server.ts'
+import type { Env } from '#app/utils/env.server.ts'
+import { apiRequestHandler } from './api-router.ts'
+import { rejectCrossSiteRequests } from './csrf.ts'
+import { closeAfterEarlyAnswers } from './early-answers.ts'
+
+/**
+ * The web app: static assets, the client's address, CSRF, /api, then the Remix app. Built here
+ * rather than in index.ts so that tests can serve a build over real HTTP.
+ */
+export function createWebApp(build: ServerBuild, env: Env, root: string) {
+  const app = express()
+  app.disable('x-powered-by')
+  app.set('trust proxy', true)
+  app.use(closeAfterEarlyAnswers())
+  app.use(compression())
+  // Fingerprinted bundles can be cached forever; other public files for an hour.
+  app.use('/build', express.static(path.join(root, 'public/build'), { immutable: true, maxAge: '1y' }))
+  // API and media requests never name a public file: spare them the file-system lookup.
+  const publicFiles = express.static(path.join(root, 'public'), { maxAge: '1h' })
+  app.use((req, res, next) => (/^\/(api|media)\//.test(req.path) ? next() : publicFiles(req, res, next)))
+  app.use((req, _res, next) => {
+    req.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(req.socket.remoteAddress, req.headers, env.TRUST_PROXY)
+    next()
+  })
+  app.use(rejectCrossSiteRequests(env.PUBLIC_URL))
+  app.all(['/api', '/api/*'], apiRequestHandler(build, env.NODE_ENV))
+  app.all('*', createRequestHandler({ build, mode: env.NODE_ENV }))
+  return app
+}
