@@ -4,7 +4,7 @@ import { startSession } from '#app/utils/auth.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { forbidden, HttpError } from '#app/utils/http.server.ts'
 import { hashPassword, verifyPassword } from '#app/utils/password.server.ts'
-import { checkCodeLimits, loginFailureLimits } from './account-limits.server.ts'
+import { checkCodeLimits, loginFailureLimits, registrationLimits } from './account-limits.server.ts'
 import { recordLogin, recordRegistration } from './analytics.server.ts'
 import { assertWithinRateLimits, consumeRateLimits, countHits } from './rate-limit.server.ts'
 import { hashToken } from './session.server.ts'
@@ -58,8 +58,14 @@ interface Registration {
   verificationCode?: string
 }
 
-/** Creates the account (with the new-user bonus) and signs it in. With verification on, the register code must match. */
+/**
+ * Creates the account (with the new-user bonus) and signs it in. With verification on, the register
+ * code must match first, so the bonus only ever goes to a verified address. Accounts created per
+ * address are limited (the bonus could otherwise be farmed with throw-away addresses).
+ */
 export async function register(db: DB, input: Registration, ip: string) {
+  const limits = registrationLimits(ip, getEnv().REGISTRATIONS_PER_IP_PER_HOUR)
+  await assertWithinRateLimits(db, limits)
   if (await findUserByEmail(db, input.email)) throw emailTaken()
   const verified = isEmailVerificationEnabled()
   if (verified) await checkVerificationCode(db, input.email, 'register', input.verificationCode ?? '', ip)
@@ -73,6 +79,7 @@ export async function register(db: DB, input: Registration, ip: string) {
     if ((error as { code?: string }).code === '23505') throw emailTaken()
     throw error
   })
+  await countHits(db, limits)
   recordRegistration(user.id, ip, 'password')
   return signIn(db, user.id)
 }

@@ -34,6 +34,7 @@ const schema = z
     TRUST_PROXY: z.enum(['none', 'fly']).default('none'),
 
     EMAIL_VERIFICATION: onOff('off'),
+    REGISTRATIONS_PER_IP_PER_HOUR: positiveInt(5),
     SMTP_URL: optionalUrl,
     MAIL_FROM: z.string().default('Pawtrait <no-reply@pawtrait.local>'),
     CONTACT_EMAIL: z.string().default('support@pawtrait.local'),

@@ -66,7 +66,7 @@ export async function startWebServer(env: Partial<Env> = {}) {
  * `localAddress` on loopback (127.0.0.1, 127.0.0.2, …: every 127/8 address reaches the server).
  */
 export function httpClient(origin: string, { localAddress = '127.0.0.1', connections = 1 } = {}) {
-  const agent = new Agent({ connections, connect: { localAddress } })
+  const agent = new Agent({ connections, localAddress })
   return {
     fetch: (path: string, init: RequestInit = {}) =>
       fetch(origin + path, { ...init, dispatcher: agent } as RequestInit & { dispatcher: Agent }),

@@ -10,6 +10,7 @@ import { action as login, loader as loginPage } from '#app/routes/login.tsx'
 import { action as logout } from '#app/routes/logout.ts'
 import { action as profile, loader as profilePage } from '#app/routes/profile.tsx'
 import { action as register } from '#app/routes/register.tsx'
+import { CLIENT_ADDRESS_HEADER } from '#app/utils/client-address.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 
 // The account forms as a browser without JavaScript posts them: url-encoded (or multipart) bodies,
@@ -28,7 +29,10 @@ interface ActionAnswer {
 let ipCounter = 0
 async function submit(handler: Handler, path: string, fields: Record<string, string>, token?: string) {
   const body = new URLSearchParams(fields)
-  const headers = { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': `192.0.2.${++ipCounter}` }
+  const headers = {
+    'content-type': 'application/x-www-form-urlencoded',
+    [CLIENT_ADDRESS_HEADER]: `192.0.2.${++ipCounter}`,
+  }
   return callRoute(handler, makeRequest(path, { method: 'POST', body, headers, token }))
 }
 
