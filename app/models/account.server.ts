@@ -88,15 +88,24 @@ interface ProfileChange {
   name: string
   email?: string
   password?: string
+  currentPassword?: string
 }
 
 /**
  * Renames the user and, when given, sets a new password; a new password signs out every other
- * session (the current one, `keepToken`, stays).
+ * session (the current one, `keepToken`, stays). Changing a password needs the current one, unless
+ * the account has none (Google sign-in).
  */
 export async function updateProfile(db: DB, user: User, change: ProfileChange, keepToken: string | null) {
   if (change.email !== undefined && change.email.trim().toLowerCase() !== user.email.toLowerCase()) {
     throw new HttpError(400, 'Email cannot be changed')
+  }
+  if (change.password && user.password_hash) {
+    // Someone at an unlocked screen must not be able to take the account over.
+    if (!change.currentPassword) throw new HttpError(400, 'Please enter your current password to set a new one')
+    if (!(await verifyPassword(user.password_hash, change.currentPassword))) {
+      throw new HttpError(400, 'The current password is incorrect')
+    }
   }
   const passwordHash = change.password ? await hashPassword(change.password) : undefined
   return db.transaction().execute(async (tx) => {

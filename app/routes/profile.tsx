@@ -24,7 +24,7 @@ export const meta = () => seo({ title: 'Profile', description: 'Your Pawtrait pr
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request)
-  return json({ user: toPublicUser(user) })
+  return json({ user: toPublicUser(user), hasPassword: user.password_hash !== null })
 }
 
 /** Two forms post here: the avatar upload (multipart) and the profile fields. */
@@ -57,12 +57,12 @@ async function changeProfile(request: Request, user: User) {
   } catch (error) {
     return accountFormError(error, submission)
   }
-  const result = submission.reply({ hideFields: ['password'] })
+  const result = submission.reply({ hideFields: ['password', 'currentPassword'] })
   return json<AccountActionData>({ result, message: 'Profile updated successfully', form: 'profile' })
 }
 
 export default function Profile() {
-  const { user } = useLoaderData<typeof loader>()
+  const { user, hasPassword } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const busy = navigation.state === 'submitting'
@@ -120,6 +120,14 @@ export default function Profile() {
           type="password"
           autoComplete="new-password"
         />
+        {hasPassword ? (
+          <TextField
+            meta={fields.currentPassword}
+            label="Current password (needed to set a new one)"
+            type="password"
+            autoComplete="current-password"
+          />
+        ) : null}
         <button type="submit" className="button wide" disabled={busy}>
           Save changes
         </button>

@@ -379,11 +379,37 @@ describe('PUT /api/auth/update-profile', () => {
   test('a new password keeps this session and signs out the others', async () => {
     const { user, token } = await createTestUser({ email: 'changer@example.com', password: 'old-password' })
     const other = await post(login, '/api/auth/login', { email: 'changer@example.com', password: 'old-password' })
-    expect((await put({ name: user.name, password: 'brand-new-pass' }, token)).status).toBe(200)
+    expect(
+      (await put({ name: user.name, password: 'brand-new-pass', currentPassword: 'old-password' }, token)).status,
+    ).toBe(200)
     expect((await callRoute(me, makeRequest('/api/auth/me', { token }))).status).toBe(200)
     expect((await callRoute(me, makeRequest('/api/auth/me', { token: other.body.token }))).status).toBe(401)
     expect(
       (await post(login, '/api/auth/login', { email: 'changer@example.com', password: 'brand-new-pass' })).status,
+    ).toBe(200)
+  })
+
+  test('a new password needs the current one, unless the account has none', async () => {
+    const { user, token } = await createTestUser({ email: 'careful@example.com', password: 'old-password' })
+    const change = { name: user.name, password: 'taken-over' }
+    expect(await put(change, token)).toMatchObject({
+      status: 400,
+      body: { message: 'Please enter your current password to set a new one' },
+    })
+    expect(await put({ ...change, currentPassword: 'a-guess' }, token)).toMatchObject({
+      status: 400,
+      body: { message: 'The current password is incorrect' },
+    })
+    expect(
+      (await post(login, '/api/auth/login', { email: 'careful@example.com', password: 'old-password' })).status,
+    ).toBe(200)
+
+    // A Google account has no password to confirm: it may set one.
+    const { user: googleUser, token: googleToken } = await createTestUser({ email: 'google-only@example.com' })
+    await getDb().updateTable('users').set({ password_hash: null }).where('id', '=', googleUser.id).execute()
+    expect((await put({ name: googleUser.name, password: 'first-password' }, googleToken)).status).toBe(200)
+    expect(
+      (await post(login, '/api/auth/login', { email: 'google-only@example.com', password: 'first-password' })).status,
     ).toBe(200)
   })
 

@@ -212,6 +212,26 @@ describe('/profile', () => {
     expect((await answer(otherEmail)).result.error).toMatchObject({ '': ['Email cannot be changed'] })
   })
 
+  test('a new password needs the current one, and a NUL byte in a field is a 400 naming it', async () => {
+    const { user, token } = await createTestUser({ password: 'old-password' })
+    const page = await (await callRoute(profilePage, makeRequest('/profile', { token }))).json()
+    expect(page.hasPassword).toBe(true)
+    const fields = { name: user.name, email: user.email, password: 'new-password' }
+    const missing = await submit(profile, '/profile', fields, token)
+    expect(missing.status).toBe(400)
+    expect((await answer(missing)).result.error).toMatchObject({
+      '': ['Please enter your current password to set a new one'],
+    })
+    const changed = await submit(profile, '/profile', { ...fields, currentPassword: 'old-password' }, token)
+    expect((await answer(changed)).message).toBe('Profile updated successfully')
+
+    const nul = await submit(profile, '/profile', { ...fields, name: 'Rex\u0000' }, token)
+    expect(nul.status).toBe(400)
+    expect(await nul.json()).toEqual({
+      message: 'The field "name" contains a control character, which is not allowed',
+    })
+  })
+
   test('uploads an avatar from a multipart form, and explains a missing or unreadable file', async () => {
     const { user, token } = await createTestUser()
     const upload = (file: File | null) => {
