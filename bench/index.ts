@@ -4,6 +4,7 @@
 import path from 'node:path'
 import { startEmbeddedPostgres } from '../scripts/embedded-postgres.ts'
 import { benchAnalytics } from './analytics.ts'
+import { benchForgotPassword } from './forgot-password.ts'
 import { benchQueue, benchTaskReads, benchUploadMemory } from './generation.ts'
 import { scratchDatabase } from './lib.ts'
 import { benchPages } from './pages.ts'
@@ -16,6 +17,7 @@ const benches: Array<[string, Bench]> = [
   ['upload-memory', benchUploadMemory],
   ['analytics', benchAnalytics],
   ['pages', benchPages],
+  ['forgot-password', benchForgotPassword],
 ]
 
 async function main() {

@@ -17,7 +17,8 @@ import { action as updateProfile } from '#app/routes/api.auth.update-profile.ts'
 import { loader as emailVerification } from '#app/routes/api.config.email-verification.ts'
 import { CLIENT_ADDRESS_HEADER } from '#app/utils/client-address.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
-import { queuedJobs } from '#tests/helpers/jobs.ts'
+import { jobHelpers, queuedJobs } from '#tests/helpers/jobs.ts'
+import { sendPasswordReset } from '#worker/tasks/send-password-reset.ts'
 
 type Handler = Parameters<typeof callRoute>[0]
 
@@ -241,6 +242,10 @@ describe('POST /api/auth/forgot-password', () => {
     expect(known).toMatchObject({ status: 200 })
     expect(unknown.status).toBe(known.status)
     expect(unknown.body).toEqual(known.body)
+    // The request did the same work for both: one job each; the job looks the account up.
+    const jobs = await queuedJobs<{ email: string }>('send_password_reset')
+    expect(jobs).toEqual([{ email: 'forgetful@example.com' }, { email: 'ghost@example.com' }])
+    for (const job of jobs) await sendPasswordReset(job, jobHelpers(1))
     const recipients = (await queuedJobs<{ to: string }>('send_email')).map((job) => job.to)
     expect(recipients).toContain('forgetful@example.com')
     expect(recipients).not.toContain('ghost@example.com')
