@@ -8,6 +8,7 @@ import type { Env } from '#app/utils/env.server.ts'
 import { apiRequestHandler } from './api-router.ts'
 import { rejectCrossSiteRequests } from './csrf.ts'
 import { closeAfterEarlyAnswers } from './early-answers.ts'
+import { answerExpressErrors } from './express-errors.ts'
 
 /**
  * The web app: static assets, the client's address, CSRF, /api, then the Remix app. Built here
@@ -31,5 +32,6 @@ export function createWebApp(build: ServerBuild, env: Env, root: string) {
   app.use(rejectCrossSiteRequests(env.PUBLIC_URL))
   app.all(['/api', '/api/*'], apiRequestHandler(build, env.NODE_ENV))
   app.all('*', createRequestHandler({ build, mode: env.NODE_ENV }))
+  app.use(answerExpressErrors)
   return app
 }
