@@ -32,7 +32,10 @@ test('a deeply nested body is walked without overflowing the stack', () => {
 
 test('assertPlainText throws a 400 naming the field, with the name itself made printable', () => {
   expect(() => assertPlainText({ email: 'a\u0000@b.co' })).toThrow(
-    expect.objectContaining({ status: 400, message: 'The field "email" contains a control character, which is not allowed' }),
+    expect.objectContaining({
+      status: 400,
+      message: 'The field "email" contains a control character, which is not allowed',
+    }),
   )
   expect(() => assertPlainText({ ['k\u0000']: { x: 1 } })).toThrow(/The field "body"/)
 })
