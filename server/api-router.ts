@@ -21,7 +21,11 @@ export function apiRequestHandler(build: ServerBuild, mode: string): RequestHand
     handlers.set(group, createRequestHandler({ build: { ...build, routes: groupRoutes }, mode }))
   }
   return (req, res, next) => {
-    const segments = req.path.split('/').slice(1)
+    // One trailing slash is ignored, as Remix does: `/api/auth/me/` is `/api/auth/me`.
+    const segments = req.path
+      .replace(/(.)\/$/, '$1')
+      .split('/')
+      .slice(1)
     const route = routes.find((candidate) => matches(candidate.segments, segments))
     if (!route) return answer(res, 404, 'There is no such API endpoint')
     if (!route.methods.includes(req.method)) {

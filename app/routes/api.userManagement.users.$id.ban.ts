@@ -6,7 +6,6 @@ import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { apiMethods, requireMethod } from '#app/utils/api-methods.ts'
 import { requireRole } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { HttpError } from '#app/utils/http.server.ts'
 
 const banSchema = z.object({ isBanned: z.boolean({ message: 'isBanned must be true or false' }) })
 

@@ -10,7 +10,6 @@ import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { apiMethods, requireMethod } from '#app/utils/api-methods.ts'
 import { requireRole } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { HttpError } from '#app/utils/http.server.ts'
 
 export const handle = apiMethods('PUT')
 

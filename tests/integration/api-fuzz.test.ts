@@ -143,7 +143,7 @@ const text = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.array(fc.oneof(nasty, fc.string({ maxLength: 8 })), { maxLength: 5 }).map((parts) => parts.join('')),
 )
-const scalar = fc.oneof(text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(1e400))
+const scalar = fc.oneof(text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(2 ** 60))
 const value = fc.oneof(scalar, fc.jsonValue({ maxDepth: 3 }), fc.array(scalar, { maxLength: 3 }))
 
 /** A value each field accepts, so that a control character or a stray byte gets past the other checks. */

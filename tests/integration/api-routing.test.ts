@@ -39,10 +39,12 @@ describe('paths and methods under /api', () => {
     expect((await response.json()).message).toMatch(/not allowed/)
   })
 
-  test('a known path with the right method still reaches its route', async () => {
-    const response = await call('/api/config/email-verification')
-    expect(response.status).toBe(200)
-    expect(await response.json()).toEqual({ enabled: false })
+  test('a known path with the right method still reaches its route, with or without a trailing slash', async () => {
+    for (const path of ['/api/config/email-verification', '/api/config/email-verification/']) {
+      const response = await call(path)
+      expect(response.status).toBe(200)
+      expect(await response.json()).toEqual({ enabled: false })
+    }
   })
 })
 

@@ -14,10 +14,10 @@ const asJson = (body: unknown, headers: Record<string, string> = {}) => ({
   body: JSON.stringify(body),
 })
 
-async function withClient<T>(localAddress: string, use: (client: ReturnType<typeof httpClient>) => Promise<T>) {
+async function withClient<T>(localAddress: string, run: (client: ReturnType<typeof httpClient>) => Promise<T>) {
   const client = httpClient(web.origin, { localAddress })
   try {
-    return await use(client)
+    return await run(client)
   } finally {
     await client.close()
   }
