@@ -22,12 +22,14 @@ export function closeAfterEarlyAnswers({ maxDrainBytes = 64 * 1024 * 1024, maxDr
       return writeHead.apply(this, args)
     } as typeof writeHead
     res.on('finish', () => {
-      if (req.complete) return
+      if (req.readableEnded) return
+      // The web stream Remix read the body through would buffer what it never reads.
+      req.removeAllListeners('data')
+      // All of the body has arrived but part of it was never read: drop it, the connection stays usable.
+      if (req.complete) return void req.resume()
       const socket = req.socket
       const cutOff = setTimeout(() => socket.destroy(), maxDrainMs).unref()
       let drained = 0
-      // The web stream Remix read the body through would buffer what it never reads.
-      req.removeAllListeners('data')
       req.on('data', (chunk: Buffer) => {
         drained += chunk.byteLength
         if (drained > maxDrainBytes) socket.destroy()

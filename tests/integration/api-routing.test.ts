@@ -135,6 +135,23 @@ describe('an early refusal on a kept-alive connection', () => {
     }
   })
 
+  test('answers that never read the body (401, 404, 405) leave the connection usable', async () => {
+    const client = httpClient(web.origin)
+    try {
+      const json = {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'x'.repeat(50_000) }),
+      }
+      expect((await client.fetch('/api/auth/update-profile', json)).status).toBe(401)
+      expect((await client.fetch('/api/nothing-here', json)).status).toBe(404)
+      expect((await client.fetch('/api/auth/me', json)).status).toBe(405)
+      expect((await client.fetch('/api/config/email-verification')).status).toBe(200)
+    } finally {
+      await client.close()
+    }
+  })
+
   test('an answer after the whole body was read keeps the connection alive', async () => {
     const response = await call('/api/config/email-verification')
     await response.text()
