@@ -96,14 +96,18 @@ interface ProfileChange {
  * session (the current one, `keepToken`, stays). Changing a password needs the current one, unless
  * the account has none (Google sign-in).
  */
-export async function updateProfile(db: DB, user: User, change: ProfileChange, keepToken: string | null) {
+export async function updateProfile(db: DB, user: User, change: ProfileChange, keepToken: string | null, ip: string) {
   if (change.email !== undefined && change.email.trim().toLowerCase() !== user.email.toLowerCase()) {
     throw new HttpError(400, 'Email cannot be changed')
   }
   if (change.password && user.password_hash) {
     // Someone at an unlocked screen must not be able to take the account over.
     if (!change.currentPassword) throw new HttpError(400, 'Please enter your current password to set a new one')
+    // A wrong current password counts as a failed login: a session cannot be used to guess it.
+    const limits = loginFailureLimits(ip, user.email)
+    await assertWithinRateLimits(db, limits)
     if (!(await verifyPassword(user.password_hash, change.currentPassword))) {
+      await countHits(db, limits)
       throw new HttpError(400, 'The current password is incorrect')
     }
   }

@@ -6,6 +6,7 @@ import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { apiMethods, requireMethod } from '#app/utils/api-methods.ts'
 import { getRequestToken, requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { getClientIp } from '#app/utils/request.server.ts'
 
 export const handle = apiMethods('PUT')
 
@@ -14,6 +15,6 @@ export const action = apiHandler(async ({ request }) => {
   requireMethod(request, handle)
   const user = await requireUser(request)
   const input = profileSchema.parse(await readJson(request))
-  const updated = await updateProfile(getDb(), user, input, await getRequestToken(request))
+  const updated = await updateProfile(getDb(), user, input, await getRequestToken(request), getClientIp(request))
   return json({ message: 'Profile updated successfully', user: toPublicUser(updated) })
 })

@@ -409,6 +409,20 @@ describe('PUT /api/auth/update-profile', () => {
       (await post(login, '/api/auth/login', { email: 'careful@example.com', password: 'old-password' })).status,
     ).toBe(200)
 
+    // Wrong current passwords count as failed logins of the account from that address.
+    const guess = (currentPassword: string) =>
+      callRoute(
+        updateProfile,
+        makeRequest('/api/auth/update-profile', {
+          method: 'PUT',
+          token,
+          json: { ...change, currentPassword },
+          headers: { [CLIENT_ADDRESS_HEADER]: '198.51.100.90' },
+        }),
+      )
+    for (let i = 0; i < 10; i++) expect((await guess(`guess-${i}`)).status).toBe(400)
+    expect((await guess('old-password')).status).toBe(429)
+
     // A Google account has no password to confirm: it may set one.
     const { user: googleUser, token: googleToken } = await createTestUser({ email: 'google-only@example.com' })
     await getDb().updateTable('users').set({ password_hash: null }).where('id', '=', googleUser.id).execute()
