@@ -51,6 +51,8 @@ export default defineConfig({
       ADMIN_EMAIL: e2eAdmin.email,
       ADMIN_PASSWORD: e2eAdmin.password,
       EMAIL_VERIFICATION: 'off',
+      // Every test registers its own users, all from this machine's address.
+      REGISTRATIONS_PER_IP_PER_HOUR: '10000',
       WORKER_CONCURRENCY: '2',
       // Runs share the machine: no fixed metrics ports.
       METRICS_PORT: '0',

@@ -6,6 +6,7 @@ import { startEmbeddedPostgres } from '../scripts/embedded-postgres.ts'
 import { benchAnalytics } from './analytics.ts'
 import { benchAnalyticsRollups } from './analytics-rollups.ts'
 import { benchQueue, benchTaskReadMetrics, benchTaskReads, benchUploadMemory } from './generation.ts'
+import { benchForgotPassword } from './forgot-password.ts'
 import { scratchDatabase } from './lib.ts'
 import { benchPages } from './pages.ts'
 import { benchProviderBound } from './providers.ts'
@@ -21,6 +22,7 @@ const benches: Array<[string, Bench]> = [
   ['analytics-rollups', benchAnalyticsRollups],
   ['pages', benchPages],
   ['provider-bound', benchProviderBound],
+  ['forgot-password', benchForgotPassword],
 ]
 
 async function main() {

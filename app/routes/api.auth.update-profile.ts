@@ -3,16 +3,19 @@ import { updateProfile } from '#app/features/accounts/account.server.ts'
 import { toPublicUser } from '#app/features/accounts/user.server.ts'
 import { profileSchema } from '#app/features/accounts/account-schemas.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
+import { apiMethods, requireMethod } from '#app/utils/api-methods.ts'
 import { getRequestToken } from '#app/utils/auth.server.ts'
 import { requireUser } from '#app/utils/permissions.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { HttpError } from '#app/utils/http.server.ts'
+import { getClientIp } from '#app/utils/request.server.ts'
+
+export const handle = apiMethods('PUT')
 
 /** PUT /api/auth/update-profile { name, password? } -> { message, user }. The email cannot change. */
 export const action = apiHandler(async ({ request }) => {
-  if (request.method !== 'PUT') throw new HttpError(405, 'Use PUT to update the profile')
+  requireMethod(request, handle)
   const user = await requireUser(request)
   const input = profileSchema.parse(await readJson(request))
-  const updated = await updateProfile(getDb(), user, input, await getRequestToken(request))
+  const updated = await updateProfile(getDb(), user, input, await getRequestToken(request), getClientIp(request))
   return json({ message: 'Profile updated successfully', user: toPublicUser(updated) })
 })

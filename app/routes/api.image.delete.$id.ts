@@ -1,13 +1,15 @@
 import { json } from '@remix-run/node'
 import { deleteFinishedTask } from '#app/features/generation/tasks.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
+import { apiMethods, requireMethod } from '#app/utils/api-methods.ts'
 import { requireUser } from '#app/utils/permissions.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { HttpError } from '#app/utils/http.server.ts'
+
+export const handle = apiMethods('DELETE')
 
 /** DELETE /api/image/delete/{id}: removes one of the user's images and its files. */
 export const action = apiHandler(async ({ request, params }) => {
-  if (request.method !== 'DELETE') throw new HttpError(405, 'Use DELETE')
+  requireMethod(request, handle)
   const user = await requireUser(request)
   await deleteFinishedTask(getDb(), user.id, params.id ?? '', 'image')
   return json({ message: 'Image deleted' })

@@ -3,15 +3,17 @@ import { z } from 'zod'
 import { setBannedAsAdmin } from '#app/features/users/user-admin.server.ts'
 import { toPublicUser } from '#app/features/accounts/user.server.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
+import { apiMethods, requireMethod } from '#app/utils/api-methods.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { HttpError } from '#app/utils/http.server.ts'
 
 const banSchema = z.object({ isBanned: z.boolean({ message: 'isBanned must be true or false' }) })
 
+export const handle = apiMethods('PUT')
+
 export const action = apiHandler(async ({ request, params }) => {
   await requirePermission(request, 'manageUsers')
-  if (request.method !== 'PUT') throw new HttpError(405, 'Method not allowed')
+  requireMethod(request, handle)
   const { isBanned } = banSchema.parse(await readJson(request))
   const user = await setBannedAsAdmin(getDb(), params.id ?? '', isBanned)
   return json(toPublicUser(user))

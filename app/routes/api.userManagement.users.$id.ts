@@ -1,13 +1,15 @@
 import { json } from '@remix-run/node'
 import { deleteUserAsAdmin } from '#app/features/users/user-admin.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
+import { apiMethods, requireMethod } from '#app/utils/api-methods.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { HttpError } from '#app/utils/http.server.ts'
+
+export const handle = apiMethods('DELETE')
 
 export const action = apiHandler(async ({ request, params }) => {
   await requirePermission(request, 'manageUsers')
-  if (request.method !== 'DELETE') throw new HttpError(405, 'Method not allowed')
+  requireMethod(request, handle)
   await deleteUserAsAdmin(getDb(), params.id ?? '')
   return json({ message: 'User deleted' })
 })

@@ -12,7 +12,8 @@ import {
 } from '#app/features/accounts/account-codes.server.ts'
 import { forgotPasswordSchema, parseAccountForm, resetPasswordSchema } from '#app/features/accounts/account-schemas.ts'
 import type { AccountActionData } from '#app/features/accounts/account-form.server.ts'
-import { formErrorResponse, readFormData } from '#app/utils/form-errors.server.ts'
+import { readForm } from '#app/utils/form-body.server.ts'
+import { formErrorResponse } from '#app/utils/form-errors.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getClientIp } from '#app/utils/request.server.ts'
 import { seo } from '#app/utils/seo.ts'
@@ -33,7 +34,7 @@ const intentOf = (intent: FormDataEntryValue | null, step: Step) =>
 const schemaFor = (intent: 'send' | 'reset') => (intent === 'send' ? forgotPasswordSchema : resetPasswordSchema)
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await readFormData(request)
+  const formData = await readForm(request)
   const step: Step = formData.get('step') === 'reset' ? 'reset' : 'email'
   const ip = getClientIp(request)
   return intentOf(formData.get('intent'), step) === 'send' ? sendCode(formData, step, ip) : reset(formData, ip)

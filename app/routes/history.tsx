@@ -18,6 +18,7 @@ import {
 import { requireUser } from '#app/utils/permissions.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import type { TaskKind } from '#app/utils/db-schema.ts'
+import { readForm } from '#app/utils/form-body.server.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
 import { seo } from '#app/utils/seo.ts'
 import { downloadName, downloadUrl } from '#app/features/generation/task-client.ts'
@@ -64,7 +65,7 @@ const deleteSchema = z.object({
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
-  const submission = parseWithZod(await request.formData(), { schema: deleteSchema })
+  const submission = parseWithZod(await readForm(request), { schema: deleteSchema })
   if (submission.status !== 'success') return json<FormActionData>({ result: submission.reply() }, { status: 400 })
   try {
     await deleteFinishedTask(getDb(), user.id, submission.value.id, submission.value.type)

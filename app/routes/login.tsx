@@ -5,7 +5,8 @@ import { FormError, TextField } from '#app/components/text-field.tsx'
 import { isEmailVerificationEnabled, logIn } from '#app/features/accounts/account.server.ts'
 import { loginSchema, parseAccountForm } from '#app/features/accounts/account-schemas.ts'
 import type { AccountActionData } from '#app/features/accounts/account-form.server.ts'
-import { formErrorResponse, readFormData } from '#app/utils/form-errors.server.ts'
+import { readForm } from '#app/utils/form-body.server.ts'
+import { formErrorResponse } from '#app/utils/form-errors.server.ts'
 import { getOptionalUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
@@ -34,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await readFormData(request)
+  const formData = await readForm(request)
   const submission = parseAccountForm(formData, loginSchema)
   if (submission.status !== 'success') return json<AccountActionData>({ result: submission.reply() }, { status: 400 })
   try {

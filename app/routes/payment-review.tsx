@@ -29,6 +29,7 @@ import { systemSettingLabels, systemSettingsSchema } from '#app/features/credits
 import { getSystemConfig, saveSystemConfig } from '#app/features/credits/system-config.server.ts'
 import type { User } from '#app/utils/db-schema.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { readForm } from '#app/utils/form-body.server.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
 import { seo } from '#app/utils/seo.ts'
@@ -50,7 +51,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const reviewer = await requirePermission(request, 'reviewPayments')
-  const formData = await request.formData()
+  const formData = await readForm(request)
   const intent = formData.get('intent')
   if (intent === 'recheck') return recheck(formData)
   if (intent !== 'settings') return review(formData, reviewer)

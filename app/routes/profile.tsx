@@ -10,10 +10,12 @@ import { parseAccountForm, profileSchema } from '#app/features/accounts/account-
 import type { AccountActionData } from '#app/features/accounts/account-form.server.ts'
 import { getRequestToken } from '#app/utils/auth.server.ts'
 import { requireUser } from '#app/utils/permissions.server.ts'
+import { readForm } from '#app/utils/form-body.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { formErrorResponse, readFormData } from '#app/utils/form-errors.server.ts'
+import { formErrorResponse } from '#app/utils/form-errors.server.ts'
 import { badRequest } from '#app/utils/http.server.ts'
 import { readMultipartForm } from '#app/utils/multipart.server.ts'
+import { getClientIp } from '#app/utils/request.server.ts'
 import { seo } from '#app/utils/seo.ts'
 import { useExpiring } from '#app/hooks/use-expiring.ts'
 import accountsStyles from '#app/styles/accounts.css'
@@ -24,7 +26,7 @@ export const meta = () => seo({ title: 'Profile', description: 'Your Pawtrait pr
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request)
-  return json({ user: toPublicUser(user) })
+  return json({ user: toPublicUser(user), hasPassword: user.password_hash !== null })
 }
 
 /** Two forms post here: the avatar upload (multipart) and the profile fields. */
@@ -50,19 +52,19 @@ async function changeAvatar(request: Request, user: User) {
 }
 
 async function changeProfile(request: Request, user: User) {
-  const submission = parseAccountForm(await readFormData(request), profileSchema)
+  const submission = parseAccountForm(await readForm(request), profileSchema)
   if (submission.status !== 'success') return json<AccountActionData>({ result: submission.reply() }, { status: 400 })
   try {
-    await updateProfile(getDb(), user, submission.value, await getRequestToken(request))
+    await updateProfile(getDb(), user, submission.value, await getRequestToken(request), getClientIp(request))
   } catch (error) {
     return formErrorResponse<AccountActionData>(error, submission)
   }
-  const result = submission.reply({ hideFields: ['password'] })
+  const result = submission.reply({ hideFields: ['password', 'currentPassword'] })
   return json<AccountActionData>({ result, message: 'Profile updated successfully', form: 'profile' })
 }
 
 export default function Profile() {
-  const { user } = useLoaderData<typeof loader>()
+  const { user, hasPassword } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const busy = navigation.state === 'submitting'
@@ -120,6 +122,14 @@ export default function Profile() {
           type="password"
           autoComplete="new-password"
         />
+        {hasPassword ? (
+          <TextField
+            meta={fields.currentPassword}
+            label="Current password (needed to set a new one)"
+            type="password"
+            autoComplete="current-password"
+          />
+        ) : null}
         <button type="submit" className="button wide" disabled={busy}>
           Save changes
         </button>

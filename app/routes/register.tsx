@@ -7,7 +7,8 @@ import { registrationCodeSentMessage, sendRegistrationCode } from '#app/features
 import { isEmailVerificationEnabled, register } from '#app/features/accounts/account.server.ts'
 import { parseAccountForm, registerFormSchema, sendCodeSchema } from '#app/features/accounts/account-schemas.ts'
 import type { AccountActionData } from '#app/features/accounts/account-form.server.ts'
-import { formErrorResponse, readFormData } from '#app/utils/form-errors.server.ts'
+import { readForm } from '#app/utils/form-body.server.ts'
+import { formErrorResponse } from '#app/utils/form-errors.server.ts'
 import { getOptionalUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getClientIp } from '#app/utils/request.server.ts'
@@ -29,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await readFormData(request)
+  const formData = await readForm(request)
   const ip = getClientIp(request)
   return formData.get('intent') === 'send-code' ? sendCode(formData, ip) : createAccount(formData, ip)
 }

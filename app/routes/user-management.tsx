@@ -38,6 +38,7 @@ import { getDb } from '#app/utils/db.server.ts'
 import { HttpError } from '#app/utils/http.server.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
 import { zhUserManagement as t } from '#app/features/users/zh-user-management.ts'
+import { readForm } from '#app/utils/form-body.server.ts'
 import stylesheet from '#app/styles/user-management.css'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }]
@@ -110,7 +111,7 @@ const reply = (data: Omit<ActionData, 'at'>, status = 200) => json<ActionData>({
 
 export async function action({ request }: ActionFunctionArgs) {
   await requirePermission(request, 'manageUsers')
-  const formData = await request.formData()
+  const formData = await readForm(request)
   const intent = z.enum(intents).safeParse(formData.get('intent'))
   if (!intent.success) return reply({ intent: null, error: t.invalidRequest }, 400)
   const userId = String(formData.get('userId') ?? '')

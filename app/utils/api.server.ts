@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { ZodError } from 'zod'
 import { errorResponse, HttpError } from './http.server.ts'
+import { assertPlainText } from './text-input.ts'
 
 type Handler<Args> = (args: Args) => Promise<Response>
 
@@ -27,6 +28,8 @@ export function apiHandler<Args extends LoaderFunctionArgs | ActionFunctionArgs>
 
 async function answer<Args extends LoaderFunctionArgs | ActionFunctionArgs>(handler: Handler<Args>, args: Args) {
   try {
+    assertPlainText(args.params, 'path')
+    assertPlainText(new URL(args.request.url).searchParams)
     return await handler(args)
   } catch (error) {
     if (error instanceof Response) return error
@@ -52,6 +55,7 @@ export async function readJson(request: Request, { maxBytes = 1024 * 1024 } = {}
     throw new HttpError(400, 'Malformed JSON body')
   }
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'Expected a JSON object')
+  assertPlainText(body)
   return body as Record<string, unknown>
 }
 

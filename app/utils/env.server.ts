@@ -48,8 +48,11 @@ const schema = z
     SEED_DEMO_GALLERY: onOff('on'),
     // Unset: raw analytics events are kept for ever; N: those older than N days go once rolled up.
     ANALYTICS_RAW_RETENTION_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional()),
+    // 'fly': the app runs behind Fly's proxy, so its Fly-Client-IP header names the client.
+    TRUST_PROXY: z.enum(['none', 'fly']).default('none'),
 
     EMAIL_VERIFICATION: onOff('off'),
+    REGISTRATIONS_PER_IP_PER_HOUR: positiveInt(5),
     SMTP_URL: optionalUrl,
     MAIL_FROM: z.string().default('Pawtrait <no-reply@pawtrait.local>'),
     CONTACT_EMAIL: z.string().default('support@pawtrait.local'),

@@ -5,15 +5,6 @@ import { HttpError } from './http.server.ts'
 /** What a conform page action answers: the submission result, and a success message or the form it belongs to. */
 export type FormActionData = { result: SubmissionResult<string[]>; message?: string; form?: string }
 
-/** The posted form; a malformed body is answered 400 (thrown, so the error boundary shows it) rather than a crash. */
-export async function readFormData(request: Request) {
-  try {
-    return await request.formData()
-  } catch {
-    throw json({ message: 'Invalid form data' }, { status: 400 })
-  }
-}
-
 /**
  * Answers an HttpError thrown while handling a form (an upload refused, a duplicate, a refused code)
  * with its status, so the page shows the message with or without JavaScript: beside its field when

@@ -7,6 +7,7 @@ export interface JobPayloads {
   cleanup_sessions: Record<string, never>
   cleanup_auth_records: Record<string, never>
   send_email: { to: string; subject: string; text: string; html?: string }
+  send_password_reset: { email: string }
   generate_image: { taskId: string }
   generate_video: { taskId: string }
   expire_media: Record<string, never>

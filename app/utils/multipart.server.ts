@@ -6,6 +6,7 @@ import {
 import type { UploadHandler } from '@remix-run/node'
 import { badRequest, HttpError, payloadTooLarge } from './http.server.ts'
 import { fileTooLarge, MAX_UPLOAD_BYTES } from './images.server.ts'
+import { assertPlainText } from './text-input.ts'
 
 export type MultipartLimits = {
   /** Per file; the default is the product's 10 MB upload limit. */
@@ -37,12 +38,18 @@ export async function readMultipartForm(
     if (isFile && part.filename !== '' && ++files > maxFiles) {
       throw badRequest(maxFiles === 1 ? 'Only one file can be uploaded' : `At most ${maxFiles} files can be uploaded`)
     }
+    let value: File | string | null | undefined
     try {
-      return await (isFile ? readFile(part) : readText(part))
+      value = await (isFile ? readFile(part) : readText(part))
     } catch (error) {
       if (!(error instanceof MaxPartSizeExceededError)) throw error
       throw isFile ? fileTooLarge(maxFileBytes) : payloadTooLarge(`The field "${part.name}" is too long`)
     }
+    // A chosen file with no bytes (an empty input sends no file name and is "no file").
+    if (isFile && part.filename !== '' && value instanceof File && value.size === 0) {
+      throw badRequest(`The file in "${part.name}" is empty, please choose an image`)
+    }
+    return value
   }
 
   // The per-part limits leave part headers and the number of text fields unbounded; this caps them.
@@ -54,13 +61,16 @@ export async function readMultipartForm(
     duplex: 'half',
   } as RequestInit)
 
+  let form: FormData
   try {
-    return await unstable_parseMultipartFormData(limited, uploadHandler)
+    form = await unstable_parseMultipartFormData(limited, uploadHandler)
   } catch (error) {
     if (error instanceof HttpError) throw error
     // Not multipart, no boundary, or a malformed or truncated body.
     throw badRequest('Invalid form data')
   }
+  assertPlainText(form)
+  return form
 }
 
 const sliceBytes = 64 * 1024

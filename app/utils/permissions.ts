@@ -13,6 +13,7 @@ export type Permission =
   | 'reviewPayments'
   | 'editSystemConfig'
   | 'viewAnalytics'
+  | 'viewBasicAnalytics'
   | 'manageUsers'
   | 'generateVideos'
   | 'viewSystemStatus'
@@ -40,6 +41,8 @@ export const permissionRules: Record<Permission, Rule> = {
   reviewPayments: superadminPage,
   editSystemConfig: superadminPage,
   viewAnalytics: { ...superadminPage, others: 'home' },
+  // GET /api/analytics/basic, the spec's variant for other roles (decision 0014): activity counts only.
+  viewBasicAnalytics: { roles: ['admin', 'superadmin'], owner: true, guests: 'login', others: 'refuse' },
   viewSystemStatus: { ...superadminPage, others: 'home' },
   manageUsers: { ...superadminPage, guests: 'refuse' },
   generateVideos: {

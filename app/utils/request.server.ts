@@ -1,10 +1,6 @@
-/**
- * The client's IP address: Fly's proxy sets `fly-client-ip`; elsewhere the first hop of
- * `x-forwarded-for`; 'unknown' when neither is present (direct connections, tests).
- */
+import { getClientAddress } from './client-address.server.ts'
+
+/** The client's IP address, as the web server resolved it (see client-address.server.ts). */
 export function getClientIp(request: Request): string {
-  const flyIp = request.headers.get('fly-client-ip')?.trim()
-  if (flyIp) return flyIp
-  const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim()
-  return forwarded || 'unknown'
+  return getClientAddress(request)
 }

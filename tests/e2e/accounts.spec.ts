@@ -52,6 +52,15 @@ test('register, log out, log in and update the profile', async ({ page }) => {
   await expect(page.locator('summary', { hasText: `Biscuit ${id}` })).toBeVisible()
   // Success messages vanish after 3 seconds.
   await expect(page.getByText('Profile updated successfully')).toBeHidden({ timeout: 5_000 })
+
+  // A new password needs the current one.
+  await page.getByLabel(/^New password/).fill('newer-secret')
+  await page.getByRole('button', { name: 'Save changes' }).click()
+  await expect(page.getByText('Please enter your current password to set a new one')).toBeVisible()
+  await page.getByLabel(/^New password/).fill('newer-secret')
+  await page.getByLabel(/^Current password/).fill(account.password)
+  await page.getByRole('button', { name: 'Save changes' }).click()
+  await expect(page.getByText('Profile updated successfully')).toBeVisible()
 })
 
 test('the register form validates as the user types and counts down before a code can be resent', async ({ page }) => {

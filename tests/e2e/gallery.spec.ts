@@ -49,6 +49,23 @@ test('without JavaScript the style links filter and Use template leads a guest t
   await context.close()
 })
 
+test("without JavaScript a signed-in user's Use template leads to the task on /generate, not to JSON", async ({
+  browser,
+}) => {
+  const { context } = await newUserContext(browser, { name: 'NoScript', javaScriptEnabled: false })
+  const page = await context.newPage()
+  await page.goto('/?style=portrait')
+  await cards(page).first().getByRole('link', { name: 'Use template' }).click()
+  const photo = await sharp({ create: { width: 320, height: 320, channels: 3, background: '#40a0c0' } })
+    .jpeg()
+    .toBuffer()
+  await page.getByLabel('Your pet photo').setInputFiles({ name: 'pet.jpg', mimeType: 'image/jpeg', buffer: photo })
+  await page.getByRole('button', { name: 'Generate my portrait' }).click()
+  await expect(page).toHaveURL(/\/generate\?task=[0-9a-f-]{36}$/)
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+  await context.close()
+})
+
 test('a guest clicking Use template is told to log in and sent to /login', async ({ page }) => {
   await page.goto('/')
   const alerts: string[] = []

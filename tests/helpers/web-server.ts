@@ -1,48 +1,76 @@
-/**
- * The web's request path without a Remix build on disk: express with the production request
- * logging (server/request-log.ts) in front of Remix's own express adapter, serving the real route
- * modules given (resource routes: loaders and actions, no document rendering).
- */
 import type { AddressInfo } from 'node:net'
-import { createRequestHandler } from '@remix-run/express'
+import { createRequire } from 'node:module'
+import path from 'node:path'
 import type { ServerBuild } from '@remix-run/node'
-import express from 'express'
-import type { AppLogger } from '#app/utils/logger.server.ts'
-import type { Metrics } from '#app/utils/metrics.server.ts'
-import { instrumentRoutes, logRequests, markUnmatched } from '../../server/request-log.ts'
+import { Agent } from 'undici'
+import { type Env, getEnv } from '#app/utils/env.server.ts'
+import { createWebApp, type RequestObservers } from '../../server/app.ts'
 
-type RouteModule = ServerBuild['routes'][string]['module']
+/**
+ * The real web app (server/app.ts: express, the /api router, the early-answer and client-address
+ * layers) over real HTTP on 127.0.0.1, serving the /api route modules as they are in app/routes,
+ * so integration tests need no `remix build`. Remix's own flat-routes reader names the routes.
+ * With `observers`, every request also gets its log line and metrics, as in production.
+ */
+const require = createRequire(import.meta.url)
+const { flatRoutes } = require('@remix-run/dev/dist/config/flat-routes.js') as {
+  flatRoutes: (appDirectory: string, ignored: string[]) => Record<string, RouteEntry>
+}
 
-/** `routes`: URL path (`api/async-image/generate`) → the resource route module serving it. */
-export async function startWebServer(routes: Record<string, object>, logger: AppLogger, metrics: Metrics) {
-  const build = instrumentRoutes(buildOf(routes))
-  const app = express()
-  app.use(logRequests(logger, metrics))
-  app.use(markUnmatched)
-  app.all('*', createRequestHandler({ build, mode: 'production' }))
-  const server = app.listen(0)
-  await new Promise((resolve) => server.once('listening', resolve))
+interface RouteEntry {
+  id: string
+  parentId?: string
+  path?: string
+  index?: boolean
+  caseSensitive?: boolean
+  file: string
+}
+
+async function apiBuild(): Promise<ServerBuild> {
+  const appDirectory = path.resolve('app')
+  const routes: Record<string, unknown> = {
+    root: { id: 'root', path: '', module: { default: () => null } },
+  }
+  for (const route of Object.values(flatRoutes(appDirectory, ['**/.*', '**/*.test.*']))) {
+    if (!route.id.startsWith('routes/api.')) continue
+    routes[route.id] = { ...route, module: await import(path.join(appDirectory, route.file)) }
+  }
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    routes,
+    entry: { module: { default: () => new Response('No pages here', { status: 404 }) } },
+    assets: { entry: { module: '', imports: [] }, routes: {}, url: '', version: 'test' },
+    future: {},
+    publicPath: '/build/',
+    assetsBuildDirectory: 'public/build',
+    mode: 'test',
+    isSpaMode: false,
+  } as unknown as ServerBuild
+}
+
+export async function startWebServer(env: Partial<Env> = {}, observers?: RequestObservers) {
+  const app = createWebApp(await apiBuild(), { ...getEnv(), ...env }, process.cwd(), observers)
+  const server = app.listen(0, '127.0.0.1')
+  await new Promise<void>((resolve) => server.once('listening', resolve))
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return {
+    origin,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
 }
 
-function buildOf(modules: Record<string, object>): ServerBuild {
-  const routes: ServerBuild['routes'] = { root: { id: 'root', path: '', module: {} as RouteModule } }
-  for (const [path, module] of Object.entries(modules)) {
-    const id = `routes/${path.replaceAll('/', '.')}`
-    routes[id] = { id, parentId: 'root', path, module: module as RouteModule }
-  }
+/**
+ * A client with its own kept-alive connection pool (Node's fetch, through an undici Agent), from
+ * `localAddress` on loopback (127.0.0.1, 127.0.0.2, …: every 127/8 address reaches the server).
+ */
+export function httpClient(origin: string, { localAddress = '127.0.0.1', connections = 1 } = {}) {
+  const agent = new Agent({ connections, localAddress })
   return {
-    mode: 'production',
-    entry: { module: {} as ServerBuild['entry']['module'] },
-    routes,
-    assets: { entry: { module: '', imports: [] }, routes: {}, url: '', version: 'test' },
-    publicPath: '/build/',
-    assetsBuildDirectory: 'public/build',
-    future: {},
-    isSpaMode: false,
-    basename: undefined,
-  } as unknown as ServerBuild
+    fetch: (path: string, init: RequestInit = {}) =>
+      fetch(origin + path, { ...init, dispatcher: agent } as RequestInit & { dispatcher: Agent }),
+    close: () => agent.close(),
+  }
 }

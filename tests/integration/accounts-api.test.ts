@@ -15,14 +15,21 @@ import { action as sendCode } from '#app/routes/api.auth.send-verification-code.
 import { action as updateAvatar } from '#app/routes/api.auth.update-avatar.ts'
 import { action as updateProfile } from '#app/routes/api.auth.update-profile.ts'
 import { loader as emailVerification } from '#app/routes/api.config.email-verification.ts'
+import { CLIENT_ADDRESS_HEADER } from '#app/utils/client-address.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
-import { queuedJobs } from '#tests/helpers/jobs.ts'
+import { jobHelpers, queuedJobs } from '#tests/helpers/jobs.ts'
+import { sendPasswordReset } from '#worker/tasks/send-password-reset.ts'
 
 type Handler = Parameters<typeof callRoute>[0]
 
 let ipCounter = 0
 /** A client address of its own, so that one test's failures never count against another's limits. */
-const freshIp = () => ({ 'x-forwarded-for': `203.0.113.${++ipCounter}, 10.0.0.1` })
+const freshIp = () => ({ [CLIENT_ADDRESS_HEADER]: `203.0.113.${++ipCounter}` })
+
+async function postFrom(ip: string, handler: Handler, url: string, json: unknown) {
+  const response = await callRoute(handler, makeRequest(url, { json, headers: { [CLIENT_ADDRESS_HEADER]: ip } }))
+  return { status: response.status, body: await response.json() }
+}
 
 async function post(handler: Handler, url: string, json: unknown, options: { token?: string; method?: string } = {}) {
   const response = await callRoute(handler, makeRequest(url, { json, headers: freshIp(), ...options }))
@@ -87,20 +94,22 @@ describe('POST /api/auth/login', () => {
     expect(await answer.json()).toEqual({ message: 'Authentication expired, please log in again' })
   })
 
-  test('limits failed attempts per account (429), even from changing addresses, then refuses the right password too', async () => {
+  test('limits failed attempts per account and address (429): a stranger cannot lock the owner out', async () => {
     await createTestUser({ email: 'brute@example.com', password: 'secret-pass' })
+    const from = (ip: string, password: string) =>
+      postFrom(ip, login, '/api/auth/login', { email: 'brute@example.com', password })
     for (let attempt = 0; attempt < 10; attempt++) {
-      expect(
-        (await post(login, '/api/auth/login', { email: 'brute@example.com', password: `guess-${attempt}` })).status,
-      ).toBe(401)
+      expect((await from('198.51.100.66', `guess-${attempt}`)).status).toBe(401)
     }
-    const limited = await post(login, '/api/auth/login', { email: 'brute@example.com', password: 'secret-pass' })
+    const limited = await from('198.51.100.66', 'secret-pass')
     expect(limited.status).toBe(429)
     expect(limited.body.message).toMatch(/^Too many attempts, please try again in \d+ minutes?$/)
+    // The owner, from their own address, still signs in.
+    expect((await from('198.51.100.67', 'secret-pass')).status).toBe(200)
   })
 
   test('limits failed attempts per IP address across accounts (429)', async () => {
-    const headers = { 'fly-client-ip': '198.51.100.7' }
+    const headers = { [CLIENT_ADDRESS_HEADER]: '198.51.100.7' }
     const attempt = (email: string) =>
       callRoute(login, makeRequest('/api/auth/login', { json: { email, password: 'wrong-pass' }, headers }))
     for (let i = 0; i < 30; i++) expect((await attempt(`spray${i}@example.com`)).status).toBe(401)
@@ -233,6 +242,10 @@ describe('POST /api/auth/forgot-password', () => {
     expect(known).toMatchObject({ status: 200 })
     expect(unknown.status).toBe(known.status)
     expect(unknown.body).toEqual(known.body)
+    // The request did the same work for both: one job each; the job looks the account up.
+    const jobs = await queuedJobs<{ email: string }>('send_password_reset')
+    expect(jobs).toEqual([{ email: 'forgetful@example.com' }, { email: 'ghost@example.com' }])
+    for (const job of jobs) await sendPasswordReset(job, jobHelpers(1))
     const recipients = (await queuedJobs<{ to: string }>('send_email')).map((job) => job.to)
     expect(recipients).toContain('forgetful@example.com')
     expect(recipients).not.toContain('ghost@example.com')
@@ -319,17 +332,18 @@ describe('POST /api/auth/reset-password', () => {
     })
   })
 
-  test('limits code checks per account (429)', async () => {
+  test('limits code checks per account and address (429)', async () => {
     await createTestUser({ email: 'checker@example.com' })
-    const attempt = () =>
-      reset({
+    const attempt = (ip: string) =>
+      postFrom(ip, resetPassword, '/api/auth/reset-password', {
         email: 'checker@example.com',
         verificationCode: '123456',
         password: 'new-password',
         confirmPassword: 'new-password',
       })
-    for (let i = 0; i < 10; i++) expect((await attempt()).status).toBe(400)
-    expect((await attempt()).status).toBe(429)
+    for (let i = 0; i < 10; i++) expect((await attempt('198.51.100.70')).status).toBe(400)
+    expect((await attempt('198.51.100.70')).status).toBe(429)
+    expect((await attempt('198.51.100.71')).status).toBe(400)
   })
 
   const valid = {
@@ -370,11 +384,51 @@ describe('PUT /api/auth/update-profile', () => {
   test('a new password keeps this session and signs out the others', async () => {
     const { user, token } = await createTestUser({ email: 'changer@example.com', password: 'old-password' })
     const other = await post(login, '/api/auth/login', { email: 'changer@example.com', password: 'old-password' })
-    expect((await put({ name: user.name, password: 'brand-new-pass' }, token)).status).toBe(200)
+    expect(
+      (await put({ name: user.name, password: 'brand-new-pass', currentPassword: 'old-password' }, token)).status,
+    ).toBe(200)
     expect((await callRoute(me, makeRequest('/api/auth/me', { token }))).status).toBe(200)
     expect((await callRoute(me, makeRequest('/api/auth/me', { token: other.body.token }))).status).toBe(401)
     expect(
       (await post(login, '/api/auth/login', { email: 'changer@example.com', password: 'brand-new-pass' })).status,
+    ).toBe(200)
+  })
+
+  test('a new password needs the current one, unless the account has none', async () => {
+    const { user, token } = await createTestUser({ email: 'careful@example.com', password: 'old-password' })
+    const change = { name: user.name, password: 'taken-over' }
+    expect(await put(change, token)).toMatchObject({
+      status: 400,
+      body: { message: 'Please enter your current password to set a new one' },
+    })
+    expect(await put({ ...change, currentPassword: 'a-guess' }, token)).toMatchObject({
+      status: 400,
+      body: { message: 'The current password is incorrect' },
+    })
+    expect(
+      (await post(login, '/api/auth/login', { email: 'careful@example.com', password: 'old-password' })).status,
+    ).toBe(200)
+
+    // Wrong current passwords count as failed logins of the account from that address.
+    const guess = (currentPassword: string) =>
+      callRoute(
+        updateProfile,
+        makeRequest('/api/auth/update-profile', {
+          method: 'PUT',
+          token,
+          json: { ...change, currentPassword },
+          headers: { [CLIENT_ADDRESS_HEADER]: '198.51.100.90' },
+        }),
+      )
+    for (let i = 0; i < 10; i++) expect((await guess(`guess-${i}`)).status).toBe(400)
+    expect((await guess('old-password')).status).toBe(429)
+
+    // A Google account has no password to confirm: it may set one.
+    const { user: googleUser, token: googleToken } = await createTestUser({ email: 'google-only@example.com' })
+    await getDb().updateTable('users').set({ password_hash: null }).where('id', '=', googleUser.id).execute()
+    expect((await put({ name: googleUser.name, password: 'first-password' }, googleToken)).status).toBe(200)
+    expect(
+      (await post(login, '/api/auth/login', { email: 'google-only@example.com', password: 'first-password' })).status,
     ).toBe(200)
   })
 

@@ -10,6 +10,7 @@ import { action as login, loader as loginPage } from '#app/routes/login.tsx'
 import { action as logout } from '#app/routes/logout.ts'
 import { action as profile, loader as profilePage } from '#app/routes/profile.tsx'
 import { action as register } from '#app/routes/register.tsx'
+import { CLIENT_ADDRESS_HEADER } from '#app/utils/client-address.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 
 // The account forms as a browser without JavaScript posts them: url-encoded (or multipart) bodies,
@@ -28,7 +29,10 @@ interface ActionAnswer {
 let ipCounter = 0
 async function submit(handler: Handler, path: string, fields: Record<string, string>, token?: string) {
   const body = new URLSearchParams(fields)
-  const headers = { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': `192.0.2.${++ipCounter}` }
+  const headers = {
+    'content-type': 'application/x-www-form-urlencoded',
+    [CLIENT_ADDRESS_HEADER]: `192.0.2.${++ipCounter}`,
+  }
   return callRoute(handler, makeRequest(path, { method: 'POST', body, headers, token }))
 }
 
@@ -206,6 +210,26 @@ describe('/profile', () => {
     expect((await answer(empty)).result.error).toMatchObject({ name: ['Please enter a username'] })
     const otherEmail = await submit(profile, '/profile', { name: 'X', email: 'other@example.com' }, token)
     expect((await answer(otherEmail)).result.error).toMatchObject({ '': ['Email cannot be changed'] })
+  })
+
+  test('a new password needs the current one, and a NUL byte in a field is a 400 naming it', async () => {
+    const { user, token } = await createTestUser({ password: 'old-password' })
+    const page = await (await callRoute(profilePage, makeRequest('/profile', { token }))).json()
+    expect(page.hasPassword).toBe(true)
+    const fields = { name: user.name, email: user.email, password: 'new-password' }
+    const missing = await submit(profile, '/profile', fields, token)
+    expect(missing.status).toBe(400)
+    expect((await answer(missing)).result.error).toMatchObject({
+      '': ['Please enter your current password to set a new one'],
+    })
+    const changed = await submit(profile, '/profile', { ...fields, currentPassword: 'old-password' }, token)
+    expect((await answer(changed)).message).toBe('Profile updated successfully')
+
+    const nul = await submit(profile, '/profile', { ...fields, name: 'Rex\u0000' }, token)
+    expect(nul.status).toBe(400)
+    expect(await nul.json()).toEqual({
+      message: 'The field "name" contains a control character, which is not allowed',
+    })
   })
 
   test('uploads an avatar from a multipart form, and explains a missing or unreadable file', async () => {

@@ -20,6 +20,7 @@ import { loader as taskLoader } from '#app/routes/api.async-image.task.$id.ts'
 import { loader as todayLoader } from '#app/routes/api.async-image.tasks.today.ts'
 import { loader as meLoader } from '#app/routes/api.auth.me.ts'
 import { loader as analyticsPageLoader } from '#app/routes/analytics.tsx'
+import { CLIENT_ADDRESS_HEADER } from '#app/utils/client-address.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 
 const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36'
@@ -205,8 +206,8 @@ describe('recording', () => {
       .execute()
   }
 
-  test('a page view is placed by the fly-client-ip header; bots are not counted', async () => {
-    const headers = { 'user-agent': browser, 'fly-client-ip': britishIp, 'x-forwarded-for': '8.8.8.8' }
+  test("a page view is placed by the client's address (not X-Forwarded-For); bots are not counted", async () => {
+    const headers = { 'user-agent': browser, [CLIENT_ADDRESS_HEADER]: britishIp, 'x-forwarded-for': '8.8.8.8' }
     recordPageView(makeRequest('/generate', { headers }), { path: '/generate', userId: null })
     recordPageView(makeRequest('/gallery', { headers: { 'user-agent': googlebot } }), {
       path: '/gallery',

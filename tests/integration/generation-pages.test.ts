@@ -49,6 +49,21 @@ describe('/generate without JavaScript', () => {
     expect(body.result.error['']).toEqual(['You need at least 2 credits to generate an image'])
   })
 
+  test("the gallery's Use template form (style template) lands on the new task's page, not on JSON", async () => {
+    const { token } = await createTestUser({ credits: 10 })
+    const response = await pagePost(token, [photoFile(await petPhoto())], {
+      style: 'template',
+      templatePrompt: 'A dog in a space suit',
+      prompt: '',
+      template_id: '00000000-0000-4000-8000-000000000000',
+    })
+    expect(response.status).toBe(302)
+    const location = response.headers.get('location') ?? ''
+    expect(location).toMatch(/^\/generate\?task=[0-9a-f-]{36}$/)
+    const page = await (await callRoute(generateLoader, makeRequest(location, { token }))).json()
+    expect(page.task).toMatchObject({ status: 'queued', type: 'image' })
+  })
+
   test('a guest posting is sent to log in', async () => {
     const response = await pagePost(undefined, [photoFile(await petPhoto())], { style: 'general' })
     expect(response.status).toBe(302)

@@ -32,6 +32,7 @@ const routes: RouteCase[] = [
   { file: 'inspiration.tsx', guard: 'manageGallery', path: '/inspiration', calls: ['POST'] },
   { file: 'analytics.tsx', guard: 'viewAnalytics', path: '/analytics', calls: ['GET'] },
   { file: 'api.analytics.overview.ts', guard: 'viewAnalytics', path: '/api/analytics/overview', calls: ['GET'] },
+  { file: 'api.analytics.basic.ts', guard: 'viewBasicAnalytics', path: '/api/analytics/basic', calls: ['GET'] },
   { file: 'api.analytics.pageview.ts', guard: 'public' },
   { file: 'api.async-image.generate.ts', guard: 'signed-in', path: '/api/async-image/generate', calls: ['POST'] },
   {
@@ -62,6 +63,7 @@ const routes: RouteCase[] = [
   { file: 'api.auth.google.callback.ts', guard: 'public' },
   { file: 'api.auth.google.ts', guard: 'public' },
   { file: 'api.auth.login.ts', guard: 'public' },
+  { file: 'api.auth.logout.ts', guard: 'public' },
   { file: 'api.auth.me.ts', guard: 'signed-in', path: '/api/auth/me', calls: ['GET'] },
   { file: 'api.auth.register.ts', guard: 'public' },
   { file: 'api.auth.reset-password.ts', guard: 'public' },
@@ -157,6 +159,7 @@ const routes: RouteCase[] = [
   { file: 'payment-review.tsx', guard: 'reviewPayments', path: '/payment-review', calls: ['GET', 'POST'] },
   { file: 'profile.tsx', guard: 'signed-in', path: '/profile', calls: ['GET', 'POST'] },
   { file: 'purchase-credits.tsx', guard: 'signed-in', path: '/purchase-credits', calls: ['GET', 'POST'] },
+  { file: 'readyz.ts', guard: 'public' },
   { file: 'register.tsx', guard: 'public' },
   { file: 'robots[.]txt.ts', guard: 'public' },
   { file: 'sitemap[.]xml.ts', guard: 'public' },
@@ -236,7 +239,7 @@ test.each(cases)('%s %s as %s', async (_file, method, viewer, route) => {
 
 test('the table: roles grow upwards, and the owner account gets the admin screens and videos', () => {
   expect(permissionsOf('user', false)).toEqual([])
-  expect(permissionsOf('admin', false)).toEqual(['manageGallery'])
+  expect(permissionsOf('admin', false)).toEqual(['manageGallery', 'viewBasicAnalytics'])
   expect(permissionsOf('superadmin', false)).toEqual(Object.keys(permissionRules))
-  expect(permissionsOf('user', true).sort()).toEqual(['generateVideos', 'manageGallery'])
+  expect(permissionsOf('user', true).sort()).toEqual(['generateVideos', 'manageGallery', 'viewBasicAnalytics'])
 })

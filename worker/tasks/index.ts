@@ -10,12 +10,14 @@ import { recoverStalled } from './recover-stalled-tasks.ts'
 import { rollupAnalytics } from './rollup-analytics.ts'
 import { sendEmail } from './send-email.ts'
 import { verifyPayment } from './verify-payment.ts'
+import { sendPasswordReset } from './send-password-reset.ts'
 
 /** Every job the web can enqueue (see JobPayloads in app/utils/jobs.server.ts) has its handler here. */
 export const taskList: Partial<Record<JobName, TaskList[string]>> = withRequestIds({
   cleanup_sessions: cleanupSessions,
   cleanup_auth_records: cleanupAuthRecords,
   send_email: sendEmail,
+  send_password_reset: sendPasswordReset,
   generate_image: generateImage,
   generate_video: generateVideo,
   expire_media: expireMedia,

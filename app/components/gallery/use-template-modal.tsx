@@ -11,6 +11,7 @@ type Outcome =
   | { kind: 'error'; message: string; needPurchase: boolean }
 
 const GENERATE_API = '/api/async-image/generate'
+const NO_SCRIPT_ACTION = '/generate'
 const NO_PHOTO = 'Please upload a pet photo first'
 const FAILED = 'Failed to generate the image, please try again later.'
 
@@ -89,8 +90,10 @@ export function UseTemplateModal({ image, closeHref }: { image: TemplateJson; cl
           <Link to="/history">History</Link>.
         </p>
       ) : (
-        // Real fields and action, so the same request is sent whether or not this script runs.
-        <form method="post" encType="multipart/form-data" action={GENERATE_API} onSubmit={submit}>
+        // Real fields, so the same request is sent whether or not this script runs. Without script the
+        // form posts to the generator page, whose action takes the same fields and answers with a page
+        // (the new task on /generate, or the form's errors), never the API's JSON.
+        <form method="post" encType="multipart/form-data" action={NO_SCRIPT_ACTION} onSubmit={submit}>
           <input type="hidden" name="style" value="template" />
           <input type="hidden" name="templatePrompt" value={otherParams.templatePrompt} />
           <input type="hidden" name="prompt" value={prompt} />

@@ -1,6 +1,7 @@
 import type { DB } from '#app/utils/db.server.ts'
 import { queueEmail } from '#app/utils/email.server.ts'
 import { HttpError } from '#app/utils/http.server.ts'
+import { enqueueJob } from '#app/utils/jobs.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { checkVerificationCode } from './account.server.ts'
 import { sendCodeLimits } from './account-limits.server.ts'
@@ -48,9 +49,18 @@ export async function sendRegistrationCode(db: DB, email: string, ip: string) {
   await sendCode(db, email, 'register')
 }
 
-/** Forgot password, step 1: a code goes out only to an existing account, but the answer is the same. */
+/**
+ * Forgot password, step 1. The request does the same work for every address (count the limits,
+ * queue one job), so neither its answer nor its timing tells whether the address has an account;
+ * the worker's send_password_reset job looks the account up (emailPasswordResetCode).
+ */
 export async function sendPasswordResetCode(db: DB, email: string, ip: string) {
   await consumeRateLimits(db, sendCodeLimits(ip, email, 'reset'))
+  await enqueueJob(db, 'send_password_reset', { email }, { maxAttempts: 5 })
+}
+
+/** The send_password_reset job: a code goes out only to an existing account. */
+export async function emailPasswordResetCode(db: DB, email: string) {
   if (await findUserByEmail(db, email)) await sendCode(db, email, 'reset')
 }
 

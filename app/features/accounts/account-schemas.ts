@@ -109,4 +109,6 @@ export const profileSchema = z.object({
   /** Shown read-only; sent back unchanged, or not at all. */
   email: optional(z.string().trim()),
   password: optional(z.string().min(PASSWORD_MIN_LENGTH, m.passwordTooShort).max(128, passwordTooLong)),
+  /** Required with a new password when the account has one (checked on the server, which knows). */
+  currentPassword: optional(z.string().max(128, passwordTooLong)),
 })

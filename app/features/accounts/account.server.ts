@@ -4,7 +4,7 @@ import { startSession } from '#app/utils/auth.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { forbidden, HttpError } from '#app/utils/http.server.ts'
 import { hashPassword, verifyPassword } from '#app/utils/password.server.ts'
-import { checkCodeLimits, loginFailureLimits } from './account-limits.server.ts'
+import { checkCodeLimits, loginFailureLimits, registrationLimits } from './account-limits.server.ts'
 import { recordLogin, recordRegistration } from '#app/features/analytics/events.server.ts'
 import { assertWithinRateLimits, consumeRateLimits, countHits } from '#app/utils/rate-limit.server.ts'
 import { hashToken } from '#app/utils/session.server.ts'
@@ -58,8 +58,14 @@ interface Registration {
   verificationCode?: string
 }
 
-/** Creates the account (with the new-user bonus) and signs it in. With verification on, the register code must match. */
+/**
+ * Creates the account (with the new-user bonus) and signs it in. With verification on, the register
+ * code must match first, so the bonus only ever goes to a verified address. Accounts created per
+ * address are limited (the bonus could otherwise be farmed with throw-away addresses).
+ */
 export async function register(db: DB, input: Registration, ip: string) {
+  const limits = registrationLimits(ip, getEnv().REGISTRATIONS_PER_IP_PER_HOUR)
+  await assertWithinRateLimits(db, limits)
   if (await findUserByEmail(db, input.email)) throw emailTaken()
   const verified = isEmailVerificationEnabled()
   if (verified) await checkVerificationCode(db, input.email, 'register', input.verificationCode ?? '', ip)
@@ -73,6 +79,7 @@ export async function register(db: DB, input: Registration, ip: string) {
     if ((error as { code?: string }).code === '23505') throw emailTaken()
     throw error
   })
+  await countHits(db, limits)
   recordRegistration(user.id, ip, 'password')
   return signIn(db, user.id)
 }
@@ -81,15 +88,28 @@ interface ProfileChange {
   name: string
   email?: string
   password?: string
+  currentPassword?: string
 }
 
 /**
  * Renames the user and, when given, sets a new password; a new password signs out every other
- * session (the current one, `keepToken`, stays).
+ * session (the current one, `keepToken`, stays). Changing a password needs the current one, unless
+ * the account has none (Google sign-in).
  */
-export async function updateProfile(db: DB, user: User, change: ProfileChange, keepToken: string | null) {
+export async function updateProfile(db: DB, user: User, change: ProfileChange, keepToken: string | null, ip: string) {
   if (change.email !== undefined && change.email.trim().toLowerCase() !== user.email.toLowerCase()) {
     throw new HttpError(400, 'Email cannot be changed')
+  }
+  if (change.password && user.password_hash) {
+    // Someone at an unlocked screen must not be able to take the account over.
+    if (!change.currentPassword) throw new HttpError(400, 'Please enter your current password to set a new one')
+    // A wrong current password counts as a failed login: a session cannot be used to guess it.
+    const limits = loginFailureLimits(ip, user.email)
+    await assertWithinRateLimits(db, limits)
+    if (!(await verifyPassword(user.password_hash, change.currentPassword))) {
+      await countHits(db, limits)
+      throw new HttpError(400, 'The current password is incorrect')
+    }
   }
   const passwordHash = change.password ? await hashPassword(change.password) : undefined
   return db.transaction().execute(async (tx) => {

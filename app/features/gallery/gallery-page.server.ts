@@ -1,6 +1,7 @@
 import { json, redirect } from '@remix-run/node'
 import { requirePermission } from '#app/utils/permissions.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { readForm } from '#app/utils/form-body.server.ts'
 import { HttpError } from '#app/utils/http.server.ts'
 import { getStorage } from '#app/utils/storage.server.ts'
 import { deleteTemplate, listTemplates } from './templates.server.ts'
@@ -19,7 +20,7 @@ export async function loadGallery() {
 /** The delete form on each image (admins): removes it, then back to the same page and filter. */
 export async function galleryAction(request: Request) {
   await requirePermission(request, 'manageGallery')
-  const form = await request.formData()
+  const form = await readForm(request)
   try {
     await deleteTemplate(getDb(), getStorage(), String(form.get('id') ?? ''))
   } catch (error) {

@@ -132,3 +132,20 @@ test.each([
 ])('%s is a 400 Invalid form data', async (_, makeRequest) => {
   await expectHttpError(readMultipartForm(makeRequest()), 400, 'Invalid form data')
 })
+
+test('a chosen file with no bytes is a 400 naming its field', async () => {
+  const empty = new File([], 'empty.png', { type: 'image/png' })
+  await expectHttpError(
+    readMultipartForm(post(formWith({ images: empty }))),
+    400,
+    'The file in "images" is empty, please choose an image',
+  )
+})
+
+test('a text field with a control character is a 400 naming the field', async () => {
+  await expectHttpError(
+    readMultipartForm(post(formWith({ transactionId: 'tx\u0000', paymentNote: 'fine' }))),
+    400,
+    'The field "transactionId" contains a control character, which is not allowed',
+  )
+})

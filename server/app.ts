@@ -1,0 +1,51 @@
+import path from 'node:path'
+import type { ServerBuild } from '@remix-run/node'
+import { createRequestHandler } from '@remix-run/express'
+import compression from 'compression'
+import express from 'express'
+import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from '#app/utils/client-address.server.ts'
+import type { Env } from '#app/utils/env.server.ts'
+import type { AppLogger } from '#app/utils/logger.server.ts'
+import type { Metrics } from '#app/utils/metrics.server.ts'
+import { apiRequestHandler } from './api-router.ts'
+import { rejectCrossSiteRequests } from './csrf.ts'
+import { closeAfterEarlyAnswers } from './early-answers.ts'
+import { answerExpressErrors } from './express-errors.ts'
+import { instrumentRoutes, logRequests, markUnmatched } from './request-log.ts'
+
+/** Where each request's log line and duration go (the process's logger, the metrics or none). */
+export interface RequestObservers {
+  logger: AppLogger
+  metrics: Metrics | null
+}
+
+/**
+ * The web app: the request's log line and metrics, static assets, the client's address, CSRF,
+ * /api, then the Remix app. Built here rather than in index.ts so that tests can serve a build over
+ * real HTTP.
+ */
+export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, observers?: RequestObservers) {
+  // Loaders and actions note their route pattern for the log line and the metrics' route label.
+  const build = instrumentRoutes(remixBuild)
+  const app = express()
+  app.disable('x-powered-by')
+  app.set('trust proxy', true)
+  if (observers) app.use(logRequests(observers.logger, observers.metrics))
+  app.use(closeAfterEarlyAnswers())
+  app.use(compression())
+  // Fingerprinted bundles can be cached forever; other public files for an hour.
+  app.use('/build', express.static(path.join(root, 'public/build'), { immutable: true, maxAge: '1y' }))
+  // API and media requests never name a public file: spare them the file-system lookup.
+  const publicFiles = express.static(path.join(root, 'public'), { maxAge: '1h' })
+  app.use((req, res, next) => (/^\/(api|media)\//.test(req.path) ? next() : publicFiles(req, res, next)))
+  app.use(markUnmatched)
+  app.use((req, _res, next) => {
+    req.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(req.socket.remoteAddress, req.headers, env.TRUST_PROXY)
+    next()
+  })
+  app.use(rejectCrossSiteRequests(env.PUBLIC_URL))
+  app.all(['/api', '/api/*'], apiRequestHandler(build, env.NODE_ENV))
+  app.all('*', createRequestHandler({ build, mode: env.NODE_ENV }))
+  app.use(answerExpressErrors)
+  return app
+}
