@@ -140,7 +140,8 @@ describe('after a generation (behind one 429), a failure and a refusal', () => {
     expect(sample(text, `pawtrait_task_duration_seconds_count{${image}}`)).toBe(3)
     expect(sample(text, `pawtrait_task_queue_wait_seconds_count{${image}}`)).toBe(3)
     expect(sample(text, 'pawtrait_provider_requests_total{provider="openai",status="429"}')).toBe(1)
-    expect(sample(text, 'pawtrait_provider_requests_total{provider="openai",status="200"}')).toBe(2)
+    // Two image edits answered 200, and so did the worker's start-up check (GET /v1/models/{model}).
+    expect(sample(text, 'pawtrait_provider_requests_total{provider="openai",status="200"}')).toBe(3)
     expect(sample(text, 'pawtrait_provider_requests_total{provider="openai",status="400"}')).toBe(1)
     expect(text).toContain('# TYPE process_cpu_user_seconds_total counter')
     expect(text).toContain('nodejs_eventloop_lag_seconds')
