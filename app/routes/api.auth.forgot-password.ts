@@ -3,11 +3,11 @@ import { resetCodeSentMessage, sendPasswordResetCode } from '#app/features/accou
 import { forgotPasswordSchema } from '#app/features/accounts/account-schemas.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { getClientIp } from '#app/utils/request.server.ts'
+import { getClientAddress } from '#app/utils/client-address.server.ts'
 
 /** POST /api/auth/forgot-password { email } -> { message }, the same for known and unknown emails. */
 export const action = apiHandler(async ({ request }) => {
   const { email } = forgotPasswordSchema.parse(await readJson(request))
-  await sendPasswordResetCode(getDb(), email, getClientIp(request))
+  await sendPasswordResetCode(getDb(), email, getClientAddress(request))
   return json({ message: resetCodeSentMessage })
 })

@@ -5,7 +5,7 @@ import type { User } from '#app/utils/db-schema.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { clearOAuthState, getGoogleAuth, isGoogleConfigured } from '#app/features/accounts/google-auth.server.ts'
-import { getClientIp } from '#app/utils/request.server.ts'
+import { getClientAddress } from '#app/utils/client-address.server.ts'
 
 const failed = (headers?: HeadersInit) => redirect('/login?error=google', { headers })
 
@@ -24,7 +24,7 @@ export const loader = apiHandler(async ({ request }) => {
     return failed({ 'Set-Cookie': clearState })
   }
   const session = await signIn(getDb(), user.id)
-  recordLogin(user.id, getClientIp(request), 'google')
+  recordLogin(user.id, getClientAddress(request), 'google')
   const headers = new Headers([
     ['Set-Cookie', session.cookie],
     ['Set-Cookie', clearState],

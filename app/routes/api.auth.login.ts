@@ -2,11 +2,11 @@ import { logIn } from '#app/features/accounts/account.server.ts'
 import { loginSchema } from '#app/features/accounts/account-schemas.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { getClientIp } from '#app/utils/request.server.ts'
+import { getClientAddress } from '#app/utils/client-address.server.ts'
 import { signedInJson } from '#app/features/accounts/session-response.server.ts'
 
 /** POST /api/auth/login { email, password } -> { token, user } */
 export const action = apiHandler(async ({ request }) => {
   const input = loginSchema.parse(await readJson(request))
-  return signedInJson(await logIn(getDb(), input, getClientIp(request)))
+  return signedInJson(await logIn(getDb(), input, getClientAddress(request)))
 })

@@ -2,11 +2,11 @@ import { isEmailVerificationEnabled, register } from '#app/features/accounts/acc
 import { registerSchema } from '#app/features/accounts/account-schemas.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { getClientIp } from '#app/utils/request.server.ts'
+import { getClientAddress } from '#app/utils/client-address.server.ts'
 import { signedInJson } from '#app/features/accounts/session-response.server.ts'
 
 /** POST /api/auth/register { email, password, name, verificationCode } -> 201 { token, user } */
 export const action = apiHandler(async ({ request }) => {
   const input = registerSchema(isEmailVerificationEnabled()).parse(await readJson(request))
-  return signedInJson(await register(getDb(), input, getClientIp(request)), 201)
+  return signedInJson(await register(getDb(), input, getClientAddress(request)), 201)
 })

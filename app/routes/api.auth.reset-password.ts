@@ -3,11 +3,11 @@ import { passwordResetMessage, resetPassword } from '#app/features/accounts/acco
 import { resetPasswordSchema } from '#app/features/accounts/account-schemas.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { getClientIp } from '#app/utils/request.server.ts'
+import { getClientAddress } from '#app/utils/client-address.server.ts'
 
 /** POST /api/auth/reset-password { email, verificationCode, password, confirmPassword } -> { message } */
 export const action = apiHandler(async ({ request }) => {
   const input = resetPasswordSchema.parse(await readJson(request))
-  await resetPassword(getDb(), input, getClientIp(request))
+  await resetPassword(getDb(), input, getClientAddress(request))
   return json({ message: passwordResetMessage })
 })

@@ -3,11 +3,11 @@ import { registrationCodeSentMessage, sendRegistrationCode } from '#app/features
 import { sendCodeSchema } from '#app/features/accounts/account-schemas.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { getClientIp } from '#app/utils/request.server.ts'
+import { getClientAddress } from '#app/utils/client-address.server.ts'
 
 /** POST /api/auth/send-verification-code { email } -> { message }: a registration code by email. */
 export const action = apiHandler(async ({ request }) => {
   const { email } = sendCodeSchema.parse(await readJson(request))
-  await sendRegistrationCode(getDb(), email, getClientIp(request))
+  await sendRegistrationCode(getDb(), email, getClientAddress(request))
   return json({ message: registrationCodeSentMessage })
 })

@@ -7,7 +7,7 @@ import { apiMethods, requireMethod } from '#app/utils/api-methods.ts'
 import { getRequestToken } from '#app/utils/auth.server.ts'
 import { requireUser } from '#app/utils/permissions.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { getClientIp } from '#app/utils/request.server.ts'
+import { getClientAddress } from '#app/utils/client-address.server.ts'
 
 export const handle = apiMethods('PUT')
 
@@ -16,6 +16,6 @@ export const action = apiHandler(async ({ request }) => {
   requireMethod(request, handle)
   const user = await requireUser(request)
   const input = profileSchema.parse(await readJson(request))
-  const updated = await updateProfile(getDb(), user, input, await getRequestToken(request), getClientIp(request))
+  const updated = await updateProfile(getDb(), user, input, await getRequestToken(request), getClientAddress(request))
   return json({ message: 'Profile updated successfully', user: toPublicUser(updated) })
 })

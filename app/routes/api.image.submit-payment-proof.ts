@@ -7,7 +7,7 @@ import { requireUser } from '#app/utils/permissions.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { badRequest } from '#app/utils/http.server.ts'
 import { readMultipartForm } from '#app/utils/multipart.server.ts'
-import { getClientIp } from '#app/utils/request.server.ts'
+import { getClientAddress } from '#app/utils/client-address.server.ts'
 
 export const action = apiHandler(async ({ request }) => {
   const user = await requireUser(request)
@@ -15,6 +15,6 @@ export const action = apiHandler(async ({ request }) => {
   if (submission.status !== 'success') {
     throw badRequest(Object.values(submission.error ?? {}).flat()[0] ?? 'Invalid payment proof')
   }
-  const proof = await submitPaymentProof(getDb(), user, submission.value, getClientIp(request))
+  const proof = await submitPaymentProof(getDb(), user, submission.value, getClientAddress(request))
   return json({ message: PROOF_SUBMITTED_MESSAGE, proof: toPublicProof(proof) }, { status: 201 })
 })

@@ -15,7 +15,7 @@ import type { AccountActionData } from '#app/features/accounts/account-form.serv
 import { readForm } from '#app/utils/form-body.server.ts'
 import { formErrorResponse } from '#app/utils/form-errors.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { getClientIp } from '#app/utils/request.server.ts'
+import { getClientAddress } from '#app/utils/client-address.server.ts'
 import { seo } from '#app/utils/seo.ts'
 import { useExpiring } from '#app/hooks/use-expiring.ts'
 import accountsStyles from '#app/styles/accounts.css'
@@ -36,7 +36,7 @@ const schemaFor = (intent: 'send' | 'reset') => (intent === 'send' ? forgotPassw
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request)
   const step: Step = formData.get('step') === 'reset' ? 'reset' : 'email'
-  const ip = getClientIp(request)
+  const ip = getClientAddress(request)
   return intentOf(formData.get('intent'), step) === 'send' ? sendCode(formData, step, ip) : reset(formData, ip)
 }
 

@@ -12,7 +12,7 @@ import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { isGoogleConfigured } from '#app/features/accounts/google-auth.server.ts'
 import { safeRedirectPath } from '#app/utils/redirect-to.ts'
-import { getClientIp } from '#app/utils/request.server.ts'
+import { getClientAddress } from '#app/utils/client-address.server.ts'
 import { seo } from '#app/utils/seo.ts'
 import accountsStyles from '#app/styles/accounts.css'
 
@@ -39,7 +39,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseAccountForm(formData, loginSchema)
   if (submission.status !== 'success') return json<AccountActionData>({ result: submission.reply() }, { status: 400 })
   try {
-    const session = await logIn(getDb(), submission.value, getClientIp(request))
+    const session = await logIn(getDb(), submission.value, getClientAddress(request))
     return redirect(safeRedirectPath(formData.get('redirectTo')), { headers: { 'Set-Cookie': session.cookie } })
   } catch (error) {
     return formErrorResponse<AccountActionData>(error, submission)

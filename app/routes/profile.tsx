@@ -15,7 +15,7 @@ import { getDb } from '#app/utils/db.server.ts'
 import { formErrorResponse } from '#app/utils/form-errors.server.ts'
 import { badRequest } from '#app/utils/http.server.ts'
 import { readMultipartForm } from '#app/utils/multipart.server.ts'
-import { getClientIp } from '#app/utils/request.server.ts'
+import { getClientAddress } from '#app/utils/client-address.server.ts'
 import { seo } from '#app/utils/seo.ts'
 import { useExpiring } from '#app/hooks/use-expiring.ts'
 import accountsStyles from '#app/styles/accounts.css'
@@ -55,7 +55,7 @@ async function changeProfile(request: Request, user: User) {
   const submission = parseAccountForm(await readForm(request), profileSchema)
   if (submission.status !== 'success') return json<AccountActionData>({ result: submission.reply() }, { status: 400 })
   try {
-    await updateProfile(getDb(), user, submission.value, await getRequestToken(request), getClientIp(request))
+    await updateProfile(getDb(), user, submission.value, await getRequestToken(request), getClientAddress(request))
   } catch (error) {
     return formErrorResponse<AccountActionData>(error, submission)
   }

@@ -35,7 +35,7 @@ import { getDb } from '#app/utils/db.server.ts'
 import type { PaymentMethod } from '#app/utils/db-schema.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
 import { readMultipartForm } from '#app/utils/multipart.server.ts'
-import { getClientIp } from '#app/utils/request.server.ts'
+import { getClientAddress } from '#app/utils/client-address.server.ts'
 import { seo } from '#app/utils/seo.ts'
 import paymentsStyles from '#app/styles/payments.css'
 
@@ -62,7 +62,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: purchaseFormSchema })
   if (submission.status !== 'success') return json<FormActionData>({ result: submission.reply() }, { status: 400 })
   try {
-    await submitPaymentProof(getDb(), user, submission.value, getClientIp(request))
+    await submitPaymentProof(getDb(), user, submission.value, getClientAddress(request))
   } catch (error) {
     return formErrorResponse(error, submission)
   }

@@ -11,7 +11,7 @@ import { readForm } from '#app/utils/form-body.server.ts'
 import { formErrorResponse } from '#app/utils/form-errors.server.ts'
 import { getOptionalUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { getClientIp } from '#app/utils/request.server.ts'
+import { getClientAddress } from '#app/utils/client-address.server.ts'
 import { seo } from '#app/utils/seo.ts'
 import { useExpiring } from '#app/hooks/use-expiring.ts'
 import accountsStyles from '#app/styles/accounts.css'
@@ -31,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request)
-  const ip = getClientIp(request)
+  const ip = getClientAddress(request)
   return formData.get('intent') === 'send-code' ? sendCode(formData, ip) : createAccount(formData, ip)
 }
 

@@ -2,7 +2,7 @@ import { isbot } from 'isbot'
 import type { PaymentProof } from '#app/utils/db-schema.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { lookupLocation } from '#app/utils/geo.server.ts'
-import { getClientIp } from '#app/utils/request.server.ts'
+import { getClientAddress } from '#app/utils/client-address.server.ts'
 import { PAGE_VIEW_BEACON_PATH } from './beacon.ts'
 import { onApiAnswer } from '#app/utils/api.server.ts'
 
@@ -30,7 +30,7 @@ interface AnalyticsEvent {
   userId?: string | null
   path?: string | null
   details?: Record<string, unknown>
-  /** The visitor's address (getClientIp), which gives the location; null or 'unknown' leaves it Unknown. */
+  /** The visitor's address (getClientAddress), which gives the location; null or 'unknown' leaves it Unknown. */
   clientIp?: string | null
 }
 
@@ -139,7 +139,7 @@ const isBotRequest = (request: Request) => isbot(request.headers.get('user-agent
 /** A page seen by a person: a document request or a client-side navigation. Bots are not counted. */
 export function recordPageView(request: Request, view: { path: string; userId: string | null }) {
   if (isBotRequest(request)) return
-  recordEvent({ type: 'page_view', clientIp: getClientIp(request), userId: view.userId, path: view.path })
+  recordEvent({ type: 'page_view', clientIp: getClientAddress(request), userId: view.userId, path: view.path })
 }
 
 /**
@@ -158,7 +158,12 @@ const uncountedApiPaths = [
 export function recordApiCall(request: Request, status: number) {
   const path = new URL(request.url).pathname
   if (uncountedApiPaths.some((pattern) => pattern.test(path))) return
-  recordEvent({ type: 'api_call', clientIp: getClientIp(request), path, details: { method: request.method, status } })
+  recordEvent({
+    type: 'api_call',
+    clientIp: getClientAddress(request),
+    path,
+    details: { method: request.method, status },
+  })
 }
 // The server build loads every route, and with them this module, before it answers a request.
 onApiAnswer(recordApiCall)

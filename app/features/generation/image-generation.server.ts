@@ -4,7 +4,7 @@ import type { DB } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { generationMode, imageGenerationSchema, MAX_IMAGES, type ImageGenerationForm } from './image-generation-form.ts'
 import { readMultipartForm } from '#app/utils/multipart.server.ts'
-import { getClientIp } from '#app/utils/request.server.ts'
+import { getClientAddress } from '#app/utils/client-address.server.ts'
 import { PROMPT_MAX_LENGTH } from './prompt.ts'
 import { recordImageGeneration } from '#app/features/analytics/events.server.ts'
 import type { ImageTaskParams } from './image-task-params.ts'
@@ -64,7 +64,7 @@ export async function submitImageGeneration(
     },
     form.images,
   )
-  recordImageGeneration(user.id, getClientIp(request), {
+  recordImageGeneration(user.id, getClientAddress(request), {
     taskId: task.taskId,
     fromTemplate,
     templateId: params.templateId,

@@ -33,7 +33,7 @@ export function paymentDestinations() {
 
 /**
  * Records a pending proof; the price comes from the credit amount, the screenshot is sniffed and
- * re-encoded. `clientIp` (getClientIp) locates the payment in the analytics.
+ * re-encoded. `clientIp` (getClientAddress) locates the payment in the analytics.
  */
 export async function submitPaymentProof(
   db: DB,
