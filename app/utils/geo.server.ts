@@ -1,4 +1,4 @@
-import { isIP } from 'node:net'
+import { BlockList, isIP } from 'node:net'
 import type { Lookup } from 'geoip-lite'
 
 export interface Location {
@@ -21,9 +21,37 @@ function loadGeoIp(): Promise<GeoIp> {
 
 const unknown: Location = { country: null, city: null }
 
-/** Country code and city of an IP address; nulls when the address is missing, private or not in the database. */
+// Addresses no geolocation database places: loopback, private, shared (CGNAT) and link-local ranges.
+const unplaceable = new BlockList()
+for (const [network, prefix] of [
+  ['127.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['100.64.0.0', 10],
+  ['169.254.0.0', 16],
+] as const)
+  unplaceable.addSubnet(network, prefix, 'ipv4')
+for (const [network, prefix] of [
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+] as const)
+  unplaceable.addSubnet(network, prefix, 'ipv6')
+
+/** Whether a geolocation database could place the address (a valid, public one). */
+export function isPlaceable(ip: string) {
+  const address = ip.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '')
+  const family = isIP(address)
+  return family !== 0 && !unplaceable.check(address, family === 4 ? 'ipv4' : 'ipv6')
+}
+
+/**
+ * Country code and city of an IP address; nulls when the address is missing, private or not in the
+ * database. A private address never loads the database (about 100 MB of the web's memory).
+ */
 export async function lookupLocation(ip: string | null): Promise<Location> {
-  if (!ip || isIP(ip) === 0) return unknown
+  if (!ip || !isPlaceable(ip)) return unknown
   try {
     const found = (await loadGeoIp()).lookup(ip)
     return { country: found?.country || null, city: found?.city || null }
