@@ -16,8 +16,9 @@ try {
   // A listening connection per lane, and room for the running jobs' short queries.
   setSharedPoolSize(20)
   await getPool().query('SELECT 1')
+  const workerLanes = lanes(env)
   const runners = await Promise.all(
-    lanes(env).map((lane) =>
+    workerLanes.map((lane) =>
       run({
         pgPool: getPool(),
         concurrency: lane.concurrency,
@@ -30,11 +31,7 @@ try {
       }),
     ),
   )
-  console.log(
-    `[worker] started with lanes ${lanes(env)
-      .map((lane) => `${lane.name}=${lane.concurrency}`)
-      .join(', ')}`,
-  )
+  console.log(`[worker] started with lanes ${workerLanes.map((lane) => `${lane.name}=${lane.concurrency}`).join(', ')}`)
   // The key may be fixed later: a failed check is logged (error level) for the operator, and the worker runs on.
   checkAndRecord(getDb(), env).catch((error) => console.error(`[providers] the start-up check failed: ${error}`))
   const operations = startWorkerOperations(env)

@@ -20,7 +20,8 @@ export function startWorkerOperations(env: Env) {
     hostname: os.hostname(),
     pid: process.pid,
     version: buildVersion(),
-    concurrency: env.WORKER_CONCURRENCY,
+    // The image lane's slots: what the task API reports as maxConcurrentTasks.
+    concurrency: env.IMAGE_CONCURRENCY,
   }
   const beat = () =>
     recordWorkerAlive(getDb(), self).catch((error: unknown) =>

@@ -89,7 +89,7 @@ export default function SystemStatusPage() {
       {status.workers.length === 0 ? (
         <p className="status-failed">No worker process has been seen in the last minute.</p>
       ) : (
-        <StatusTable columns={['Machine', 'PID', 'Concurrency', 'Version', 'Started', 'Last seen']}>
+        <StatusTable columns={['Machine', 'PID', 'Image slots', 'Version', 'Started', 'Last seen']}>
           {status.workers.map((worker) => (
             <tr key={worker.id}>
               <th scope="row">{worker.hostname}</th>

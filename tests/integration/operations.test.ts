@@ -175,7 +175,8 @@ describe('after a generation (behind one 429), a failure and a refusal', () => {
 
   test('the worker marks itself alive for the status page', async () => {
     const live = await listLiveWorkers(getDb())
-    expect(live).toContainEqual(expect.objectContaining({ pid: worker.child.pid, concurrency: 2 }))
+    // Its image lane's slots: 16 by default with a remote provider (WORKER_CONCURRENCY, 2, is the email lane's).
+    expect(live).toContainEqual(expect.objectContaining({ pid: worker.child.pid, concurrency: 16 }))
   })
 })
 

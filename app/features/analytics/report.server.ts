@@ -11,16 +11,21 @@ import { dashboardTotals } from './totals.server.ts'
  * partial index (migration 0005), so none of them reads the table itself.
  */
 
-/** The overview's arrays of plain `{ createdAt }` records, by answer field. */
-const recordArrays = {
+/** The dashboard's six stat cards, each the count of one event type. */
+const countedCards = {
   pageViews: 'page_view',
   userRegisters: 'user_register',
   userLogins: 'user_login',
   creditPurchases: 'credit_purchase',
   apiCalls: 'api_call',
   imageGenerations: 'image_generation',
-  templateUses: 'template_use',
-} as const satisfies Record<string, AnalyticsEventType>
+} as const satisfies Record<keyof AnalyticsSummary['counts'], AnalyticsEventType>
+
+/** The overview's arrays of plain `{ createdAt }` records, by answer field: the cards' events and template uses. */
+const recordArrays = { ...countedCards, templateUses: 'template_use' } as const satisfies Record<
+  string,
+  AnalyticsEventType
+>
 
 const isoCreatedAt = sql<string>`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
 
@@ -122,15 +127,6 @@ export interface AnalyticsSummary {
   paymentMethods: Array<{ method: string; count: number }>
   locations: LocationCount[]
 }
-
-const countedCards = {
-  pageViews: 'page_view',
-  userRegisters: 'user_register',
-  userLogins: 'user_login',
-  creditPurchases: 'credit_purchase',
-  apiCalls: 'api_call',
-  imageGenerations: 'image_generation',
-} as const satisfies Record<keyof AnalyticsSummary['counts'], AnalyticsEventType>
 
 /** Full history: whole days come from the daily rollups, the rest from raw events (dashboardTotals). */
 export async function analyticsSummary(db: DB, range: DateRange, locationLimit = 50): Promise<AnalyticsSummary> {
