@@ -13,7 +13,7 @@ import { type Permission, permissionRules, permissionsOf } from './permissions.t
  *   whose `{ message }` the route's GeneralErrorBoundary shows as its refusal.
  */
 
-export const AUTH_EXPIRED = 'Authentication expired, please log in again'
+const AUTH_EXPIRED = 'Authentication expired, please log in again'
 const ACCESS_DENIED = 'Access denied'
 
 /**
@@ -21,7 +21,7 @@ const ACCESS_DENIED = 'Access denied'
  * proven (an email code, a password reset or Google), so that whoever registers the address first
  * cannot claim the owner's rights.
  */
-export function isOwner(user: Pick<User, 'email' | 'email_verified'>) {
+function isOwner(user: Pick<User, 'email' | 'email_verified'>) {
   const owner = getEnv().OWNER_EMAIL
   return Boolean(owner) && user.email_verified && user.email.toLowerCase() === owner
 }
@@ -32,7 +32,7 @@ export function userPermissions(user: Account): Permission[] {
   return permissionsOf(user.role, isOwner(user))
 }
 
-export function userCan(user: Account, permission: Permission) {
+function userCan(user: Account, permission: Permission) {
   return userPermissions(user).includes(permission)
 }
 

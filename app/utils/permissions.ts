@@ -6,7 +6,7 @@
  *
  * Client-safe: no server imports, so components can read it.
  */
-export type Role = 'user' | 'admin' | 'superadmin'
+import type { Role } from './db-schema.ts'
 
 export type Permission =
   | 'manageGallery'
@@ -55,7 +55,7 @@ export const permissionRules: Record<Permission, Rule> = {
   },
 }
 
-export const PERMISSIONS = Object.keys(permissionRules) as Permission[]
+const PERMISSIONS = Object.keys(permissionRules) as Permission[]
 
 /** Every permission of an account with `role`, plus the owner's when it is the owner account. */
 export function permissionsOf(role: Role, isOwner: boolean): Permission[] {

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
-import { type Permission, permissionRules, permissionsOf, type Role } from '#app/utils/permissions.ts'
+import type { Role } from '#app/utils/db-schema.ts'
+import { type Permission, permissionRules, permissionsOf } from '#app/utils/permissions.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 
 /**
