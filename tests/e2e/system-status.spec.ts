@@ -12,7 +12,7 @@ test('the superadmin opens System Status from the menu; it shows the worker and 
   await page.locator('.user-menu').getByRole('link', { name: 'System Status' }).click()
   await expect(page.getByRole('heading', { name: 'System Status' })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Workers alive (last minute)' })).toBeVisible()
-  await expect(page.getByRole('table').filter({ hasText: 'Concurrency' }).getByRole('row')).toHaveCount(2)
+  await expect(page.getByRole('table').filter({ hasText: 'Image slots' }).getByRole('row')).toHaveCount(2)
   await expect(page.getByRole('row', { name: /^image/ })).toBeVisible()
 
   const refreshed = page.waitForRequest((request) => request.url().includes('/system-status?_data='))
