@@ -127,7 +127,11 @@ function HeaderMenu({
 function useCloseMenusOnNavigation() {
   const ref = useRef<HTMLElement>(null)
   const location = useLocation()
+  // Only a navigation closes the menus: not hydration, which would shut a menu opened before it.
+  const shownLocation = useRef(location)
   useEffect(() => {
+    if (shownLocation.current === location) return
+    shownLocation.current = location
     ref.current?.querySelectorAll('details[open]').forEach((menu) => menu.removeAttribute('open'))
   }, [location])
   useEffect(() => {

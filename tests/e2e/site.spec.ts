@@ -47,6 +47,33 @@ test('the header menus work with the keyboard and without JavaScript', async ({ 
   }
 })
 
+test('a menu opened before the page hydrates stays open when it does', async ({ browser }) => {
+  const { context, name } = await newUserContext(browser, { name: 'Early' })
+  const page = await context.newPage()
+  let releaseScripts = () => {}
+  const scriptsHeld = new Promise<void>((resolve) => (releaseScripts = resolve))
+  await page.route(/\/build\/.*\.js$/, async (route) => {
+    await scriptsHeld
+    await route.continue()
+  })
+  // Module scripts hold back DOMContentLoaded, so wait for the response only.
+  await page.goto('/contact', { waitUntil: 'commit' })
+  await page.locator('summary', { hasText: name }).click()
+  const profile = page.getByRole('link', { name: 'Profile' })
+  await expect(profile).toBeVisible()
+  releaseScripts()
+  // React has hydrated the header once its nodes carry fibers; its effects run right after.
+  await page.waitForFunction(() =>
+    Object.keys(document.querySelector('header') ?? {}).some((key) => key.startsWith('__reactFiber')),
+  )
+  await page.waitForLoadState('networkidle')
+  await expect(profile).toBeVisible()
+  // Hydrated for real: Escape (a JavaScript handler) now closes it.
+  await page.keyboard.press('Escape')
+  await expect(profile).toBeHidden()
+  await context.close()
+})
+
 test('the Surprise button opens its link in a new tab, safely', async ({ page }) => {
   const surprise = page.getByRole('link', { name: /Surprise/ })
   await page.goto('/')
