@@ -3,6 +3,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ServerBuild } from '@remix-run/node'
 import sharp from 'sharp'
+import { closeTaskStreams } from '#app/features/live-updates/live-updates.server.ts'
 import { registerDatabaseMetrics } from '#app/features/operations/database-metrics.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
@@ -36,6 +37,7 @@ try {
     console.log(`[web] ${signal}: closing`)
     server.close(() => process.exit(0))
     server.closeIdleConnections()
+    void closeTaskStreams()
     setTimeout(() => process.exit(0), 10_000).unref()
   }
   process.on('SIGTERM', () => stop('SIGTERM'))

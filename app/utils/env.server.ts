@@ -106,6 +106,9 @@ const schema = z
     CHAIN_API_TIMEOUT_MS: positiveInt(10_000),
     SURPRISE_URL: optionalUrl,
     SOCIAL_LINKS: z.string().default(''),
+    // Live task updates (Server-Sent Events): a comment this often keeps proxies (Fly: 60 s idle) open.
+    LIVE_UPDATES_HEARTBEAT_MS: positiveInt(15_000),
+    LIVE_UPDATES_MAX_STREAMS_PER_USER: positiveInt(6),
   })
   .superRefine((value, ctx) => {
     if (value.NODE_ENV === 'production' && !value.SESSION_SECRET) {

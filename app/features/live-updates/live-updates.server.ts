@@ -1,0 +1,36 @@
+import { getDb } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import { getLogger } from '#app/utils/logger.server.ts'
+import { getMetrics } from '#app/utils/metrics.server.ts'
+import { createTaskStreams, type TaskStreams } from './task-streams.server.ts'
+
+/** Answer headers of the stream: never cached, compressed or buffered on the way (Fly's proxy, nginx). */
+export const TASK_STREAM_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-cache, no-transform',
+  'X-Accel-Buffering': 'no',
+  Connection: 'keep-alive',
+}
+
+let shared: TaskStreams | undefined
+
+/** This web process's live task streams, started on first use. */
+export function getTaskStreams(): TaskStreams {
+  const env = getEnv()
+  shared ??= createTaskStreams({
+    db: getDb(),
+    connectionString: env.DATABASE_URL ?? '',
+    logger: getLogger(),
+    metrics: getMetrics(),
+    heartbeatMs: env.LIVE_UPDATES_HEARTBEAT_MS,
+    maxStreamsPerUser: env.LIVE_UPDATES_MAX_STREAMS_PER_USER,
+  })
+  return shared
+}
+
+/** Closes the streams (browsers reconnect elsewhere) when the process stops. */
+export async function closeTaskStreams() {
+  const streams = shared
+  shared = undefined
+  await streams?.close()
+}
