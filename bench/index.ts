@@ -7,6 +7,7 @@ import { benchAnalytics } from './analytics.ts'
 import { benchAnalyticsRollups } from './analytics-rollups.ts'
 import { benchQueue, benchTaskReadMetrics, benchTaskReads, benchUploadMemory } from './generation.ts'
 import { benchForgotPassword } from './forgot-password.ts'
+import { benchLiveUpdates } from './live-updates.ts'
 import { scratchDatabase } from './lib.ts'
 import { benchPages } from './pages.ts'
 import { benchProviderBound } from './providers.ts'
@@ -23,6 +24,7 @@ const benches: Array<[string, Bench]> = [
   ['pages', benchPages],
   ['provider-bound', benchProviderBound],
   ['forgot-password', benchForgotPassword],
+  ['live-updates', benchLiveUpdates],
 ]
 
 async function main() {
