@@ -3,6 +3,7 @@
 // spec's 2-second polling (poll). The task changes are written the way the worker writes them.
 import { randomUUID } from 'node:crypto'
 import http from 'node:http'
+import { sql } from 'kysely'
 import pg from 'pg'
 import type { DB } from '#app/utils/db.server.ts'
 import { cpuSeconds, memoryOf, signedInUser } from './generation.ts'
@@ -85,24 +86,12 @@ async function scenario(
   watch: (tasks: Task[]) => () => void,
 ) {
   const tasks: Task[] = watchers.map((watcher) => ({ id: randomUUID(), token: watcher.token }))
-  await db
-    .insertInto('generation_tasks')
-    .values(
-      tasks.map((task, index) => ({
-        id: task.id,
-        user_id: watchers[index].userId,
-        kind: 'image' as const,
-        params: '{}',
-        credit_cost: 0,
-        provider: 'bench',
-        result_key: null,
-        error: null,
-        started_at: null,
-        finished_at: null,
-        expires_at: null,
-      })),
-    )
-    .execute()
+  await sql`
+    INSERT INTO generation_tasks (id, user_id, kind, params, credit_cost, provider)
+    SELECT id, user_id, 'image', '{}', 0, 'bench'
+    FROM unnest(${tasks.map((task) => task.id)}::uuid[], ${watchers.map((watcher) => watcher.userId)}::uuid[])
+      AS t(id, user_id)
+  `.execute(db)
   const stopWatching = watch(tasks)
   await sleep(STATS_FLUSH_MS)
 
