@@ -116,3 +116,47 @@ async function findMail(text: string) {
   }
   return undefined
 }
+
+test('browser notifications: asked for only from the button, then shown when a task ends while the tab is hidden', async ({
+  browser,
+}) => {
+  const { context } = await newUserContext(browser, { name: 'Notified' })
+  // A stand-in for the Notification API and for a hidden tab, recording what the page does; its
+  // state lives in localStorage so that it outlasts a navigation.
+  await context.addInitScript(() => {
+    const shown: string[] = []
+    ;(window as unknown as { shown: string[] }).shown = shown
+    class FakeNotification {
+      static get permission() {
+        return (localStorage.getItem('fake-permission') ?? 'default') as NotificationPermission
+      }
+      static async requestPermission() {
+        localStorage.setItem('fake-asked', String(Number(localStorage.getItem('fake-asked') ?? 0) + 1))
+        localStorage.setItem('fake-permission', 'granted')
+        return 'granted' as const
+      }
+      constructor(title: string, options?: NotificationOptions) {
+        shown.push(`${title}: ${options?.body ?? ''}`)
+      }
+    }
+    Object.defineProperty(window, 'Notification', { value: FakeNotification })
+    Object.defineProperty(document, 'hidden', { get: () => localStorage.getItem('fake-hidden') === 'yes' })
+  })
+  const asked = (page: Page) => page.evaluate(() => Number(localStorage.getItem('fake-asked') ?? 0))
+  const page = await context.newPage()
+  await page.goto('/generate')
+  await page.getByRole('button', { name: "Today's Tasks" }).click()
+  const toggle = page.getByRole('button', { name: /Notify me when done/ })
+  await expect(toggle).toBeVisible()
+  expect(await asked(page)).toBe(0)
+  await toggle.click()
+  await expect(page.getByRole('button', { name: /Notifying when done/ })).toHaveAttribute('aria-pressed', 'true')
+
+  await page.evaluate(() => localStorage.setItem('fake-hidden', 'yes'))
+  await generatePortrait(page)
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { shown: string[] }).shown), { timeout: 30_000 })
+    .toEqual(['Your portrait is ready: Generate pet portrait'])
+  expect(await asked(page)).toBe(1)
+  await context.close()
+})

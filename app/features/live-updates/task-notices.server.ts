@@ -47,8 +47,10 @@ export function listenForTaskNotices(options: ListenOptions) {
   let client: pg.Client | null = null
   let timer: NodeJS.Timeout | undefined
   let closed = false
+  let listening = false
 
   const retry = (reason: string) => {
+    listening = false
     if (closed || timer) return
     logger.warn({ reason, delayMs }, 'live updates: task listener lost its connection; retrying')
     client?.removeAllListeners()
@@ -81,14 +83,17 @@ export function listenForTaskNotices(options: ListenOptions) {
     }
     if (closed || client !== next) return
     delayMs = minDelayMs
+    listening = true
     logger.info('live updates: listening for task changes')
     options.onConnected()
   }
 
   void connect()
   return {
+    isListening: () => listening,
     async close() {
       closed = true
+      listening = false
       clearTimeout(timer)
       const current = client
       client = null

@@ -142,7 +142,11 @@ export function createTaskStreams(options: TaskStreamOptions) {
               if (!open) return
               open = false
               remove(stream)
-              controller.close()
+              try {
+                controller.close()
+              } catch {
+                // already cancelled by the reader: nothing left to close
+              }
             },
           }
           streams.add(stream)
@@ -160,8 +164,15 @@ export function createTaskStreams(options: TaskStreamOptions) {
         },
       })
     },
-    /** How many streams are open here (the status page, the bench). */
-    count: () => all().length,
+    /** For the status page: the streams open here, and whether changes are being heard. */
+    status: () => ({
+      streams: all().length,
+      listener: !listener
+        ? ('idle' as const)
+        : listener.isListening()
+          ? ('listening' as const)
+          : ('reconnecting' as const),
+    }),
     /** Ends every stream (the process is stopping: browsers reconnect to another machine) and the listener. */
     async close() {
       for (const stream of all()) stream.close()
