@@ -104,6 +104,13 @@ test('a finished video emails its link; the unsubscribe link works from a fresh 
   await toggle.click()
   await expect(profile.getByRole('switch', { name: /Email me when/ })).toHaveAttribute('aria-checked', 'true')
   await expect(profile.getByText('You will get an email when long work ends')).toBeVisible()
+  // The operator sees this machine's streams (this page's own, once it is up) and its listener.
+  const status = await admin.newPage()
+  const streamUp = status.waitForResponse((response) => response.url().endsWith('/api/tasks/events'))
+  await status.goto('/system-status')
+  await streamUp
+  await status.reload()
+  await expect(status.getByText(/[1-9]\d* open streams · hearing task changes/)).toBeVisible()
   await Promise.all([noScript.close(), admin.close()])
 })
 
