@@ -6,6 +6,7 @@ import { useTaskStream } from '#app/hooks/use-task-stream.ts'
 import {
   downloadName,
   downloadUrl,
+  endedTasks,
   isActive,
   mergeTasks,
   POLL_INTERVAL_MS,
@@ -78,11 +79,12 @@ export function TaskSidebar() {
   /** Newer states of tasks, from the stream or a poll: shown, passed on to the page, and announced. */
   const applyFresh = useCallback(
     (fresh: ClientTask[]) => {
-      latest.current.notifyEnded(latest.current.tasks, fresh)
+      const ended = endedTasks(latest.current.tasks, fresh)
       merge(fresh)
       for (const task of fresh) window.dispatchEvent(new CustomEvent(TASK_UPDATED_EVENT, { detail: task }))
-      if (fresh.some((task) => !isActive(task))) {
-        setTimeout(() => latest.current.revalidate(), USER_REFRESH_DELAY_MS)
+      if (ended.length > 0) {
+        latest.current.notifyEnded(ended)
+        setTimeout(() => latest.current.revalidate(), USER_REFRESH_DELAY_MS) // the credits shown (a refund)
       }
     },
     [merge],

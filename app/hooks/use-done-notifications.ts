@@ -1,5 +1,5 @@
 import { useCallback, useReducer } from 'react'
-import { isActive, type ClientTask } from '#app/features/generation/task-client.ts'
+import type { ClientTask } from '#app/features/generation/task-client.ts'
 import { useHydrated } from './use-hydrated.ts'
 
 const SETTING_KEY = 'pawtrait:notify-when-done'
@@ -27,13 +27,11 @@ export function useDoneNotifications() {
     changed()
   }, [])
 
-  /** Notifies of each task that was active before and has ended now, if the tab is hidden. */
+  /** Notifies of each task that has just ended, if the tab is hidden. */
   const notifyEnded = useCallback(
-    (before: ClientTask[], fresh: ClientTask[]) => {
+    (ended: ClientTask[]) => {
       if (!enabled || !document.hidden) return
-      for (const task of fresh) {
-        const previous = before.find((candidate) => candidate.id === task.id)
-        if (!previous || !isActive(previous) || isActive(task)) continue
+      for (const task of ended) {
         const what = task.type === 'video' ? 'video' : 'portrait'
         const title = task.status === 'completed' ? `Your ${what} is ready` : `Your ${what} could not be made`
         const body = task.status === 'completed' ? task.description : 'Your credits have been refunded.'

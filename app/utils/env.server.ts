@@ -109,6 +109,7 @@ const schema = z
     // Live task updates (Server-Sent Events): a comment this often keeps proxies (Fly: 60 s idle) open.
     LIVE_UPDATES_HEARTBEAT_MS: positiveInt(15_000),
     LIVE_UPDATES_MAX_STREAMS_PER_USER: positiveInt(6),
+    LIVE_UPDATES_MAX_STREAM_AGE_MS: positiveInt(600_000),
   })
   .superRefine((value, ctx) => {
     if (value.NODE_ENV === 'production' && !value.SESSION_SECRET) {

@@ -48,6 +48,8 @@ export function readEventStream(response: Response) {
   return {
     events,
     comments,
+    /** Settles when the server ends the stream (or it is closed here). */
+    ended: done,
     /** The first event (so far or soon) that `match` accepts. */
     waitForEvent: (match: (event: StreamEvent) => boolean, timeout = 20_000) =>
       waitFor(() => events.find(match), { timeout, interval: 20 }),

@@ -16,7 +16,11 @@ let worker: ReturnType<typeof startWorker>
 
 beforeAll(async () => {
   ;[webA, webB] = await Promise.all([
-    startWebProcess({ LIVE_UPDATES_HEARTBEAT_MS: '300', LIVE_UPDATES_MAX_STREAMS_PER_USER: '2' }),
+    startWebProcess({
+      LIVE_UPDATES_HEARTBEAT_MS: '300',
+      LIVE_UPDATES_MAX_STREAMS_PER_USER: '2',
+      LIVE_UPDATES_MAX_STREAM_AGE_MS: '2500',
+    }),
     startWebProcess(),
   ])
   worker = startWorker({ IMAGE_PROVIDER: 'instant', INSTANT_PROVIDER_DELAY_MS: '1500' })
@@ -104,6 +108,21 @@ test('streams beyond the per-user cap are refused with 429; heartbeats keep an i
     return null
   })
   await Promise.all([open[0].close(), readEventStream(replacement).close()])
+})
+
+test('a stream ends after its maximum age; a signed-out session cannot open another', async () => {
+  const { token } = await createTestUser()
+  const response = await openStream(webA.origin, token)
+  const stream = readEventStream(response)
+  const loggedOut = await fetch(`${webA.origin}/api/auth/logout`, {
+    method: 'POST',
+    headers: { 'x-auth-token': token },
+  })
+  expect(loggedOut.status).toBe(200)
+  const started = Date.now()
+  await stream.ended
+  expect(Date.now() - started).toBeLessThan(5000)
+  expect((await openStream(webA.origin, token)).status).toBe(401)
 })
 
 test('without a session the stream answers 401', async () => {

@@ -23,6 +23,7 @@ export function getTaskStreams(): TaskStreams {
     logger: getLogger(),
     metrics: getMetrics(),
     heartbeatMs: env.LIVE_UPDATES_HEARTBEAT_MS,
+    maxAgeMs: env.LIVE_UPDATES_MAX_STREAM_AGE_MS,
     maxStreamsPerUser: env.LIVE_UPDATES_MAX_STREAMS_PER_USER,
   })
   return shared

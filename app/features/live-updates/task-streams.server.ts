@@ -15,6 +15,8 @@ import {
  * task's view as the API answers it) and written to each of that user's streams. Changes of the
  * shared queue re-send the places of the connected users' queued tasks, at most every
  * `queueRefreshMs`. A comment line every `heartbeatMs` keeps proxies from closing idle streams.
+ * A stream ends after `maxAgeMs` (plus up to half as much, so they do not all end at once): the
+ * browser reconnects, which checks its session again (a signed-out session stops hearing).
  */
 
 export interface TaskStreamOptions {
@@ -23,6 +25,7 @@ export interface TaskStreamOptions {
   logger: AppLogger
   metrics: Metrics
   heartbeatMs: number
+  maxAgeMs: number
   maxStreamsPerUser: number
   queueRefreshMs?: number
 }
@@ -31,6 +34,7 @@ interface OpenStream {
   userId: string
   /** The newest change number sent (the browser's Last-Event-ID on reconnection). */
   lastSeq: number
+  endsAt: number
   write: (chunk: string) => void
   close: () => void
 }
@@ -104,7 +108,11 @@ export function createTaskStreams(options: TaskStreamOptions) {
       onReconnect: () => metrics.liveUpdateReconnects.inc(),
     })
     heartbeat ??= setInterval(() => {
-      for (const stream of all()) stream.write(': ping\n\n')
+      const now = Date.now()
+      for (const stream of all()) {
+        if (now >= stream.endsAt) stream.close()
+        else stream.write(': ping\n\n')
+      }
     }, options.heartbeatMs)
     heartbeat.unref()
   }
@@ -133,6 +141,7 @@ export function createTaskStreams(options: TaskStreamOptions) {
           stream = {
             userId,
             lastSeq: lastSeq ?? 0,
+            endsAt: Date.now() + options.maxAgeMs * (1 + Math.random() / 2),
             write(chunk) {
               if (!open) return
               if ((controller.desiredSize ?? 0) < -MAX_BACKLOG) return stream.close()
