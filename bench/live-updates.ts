@@ -8,6 +8,7 @@ import pg from 'pg'
 import type { DB } from '#app/utils/db.server.ts'
 import { cpuSeconds, memoryOf, signedInUser } from './generation.ts'
 import { percentile, round, startProcess } from './lib.ts'
+import { freePort } from '../scripts/embedded-postgres.ts'
 
 const WATCHERS = 1000
 const TASKS = 200
@@ -24,7 +25,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const keyOf = (task: { id: string; status: string; progress: number }) => `${task.id}:${task.status}:${task.progress}`
 
 export async function benchLiveUpdates({ db, url }: BenchDatabase) {
-  const web = await startProcess('server/index.ts', { DATABASE_URL: url }, 'is running at')
+  const metricsPort = await freePort()
+  const web = await startProcess(
+    'server/index.ts',
+    { DATABASE_URL: url, METRICS_PORT: String(metricsPort) },
+    'is running at',
+  )
+  const heapUsedMb = async () => {
+    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()
+    return Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)?.[1]) / 2 ** 20
+  }
   const pid = web.child.pid!
   try {
     const watchers: Watcher[] = []
@@ -37,9 +47,16 @@ export async function benchLiveUpdates({ db, url }: BenchDatabase) {
     ;(await openStream(web.url, watchers[0].token, seen)).destroy()
     await sleep(1000)
     const rssBefore = memoryOf(pid).rss
-    const streams = await Promise.all(watchers.map((watcher) => openStream(web.url, watcher.token, seen)))
+    const heapBefore = await heapUsedMb()
+    // Tabs arrive a few dozen at a time (all 1,000 at once would only measure the pool's queue).
+    const streams: http.ClientRequest[] = []
+    for (let i = 0; i < watchers.length; i += 25) {
+      const batch = watchers.slice(i, i + 25)
+      streams.push(...(await Promise.all(batch.map((watcher) => openStream(web.url, watcher.token, seen)))))
+    }
     await sleep(3000)
     const perStreamKb = ((memoryOf(pid).rss - rssBefore) * 1024) / WATCHERS
+    const heapPerStreamKb = (((await heapUsedMb()) - heapBefore) * 1024) / WATCHERS
 
     const push = await scenario(db, url, pid, watchers.slice(0, TASKS), seen, () => () => {})
     for (const stream of streams) stream.destroy()
@@ -59,7 +76,7 @@ export async function benchLiveUpdates({ db, url }: BenchDatabase) {
         (push.webXactsPerSecond / poll.webXactsPerSecond) * 100,
         1,
       ),
-      'web memory per open stream, KB': round(perStreamKb, 1),
+      'web memory per open stream, KB: RSS / JavaScript heap (garbage included)': `${round(perStreamKb, 1)} / ${round(heapPerStreamKb, 1)}`,
       'changes missed by push / poll': `${push.missed} / ${poll.missedCompletions}`,
     }
   } finally {

@@ -59,6 +59,38 @@ test('when the stream is blocked the page falls back to polling every 2 s', asyn
   await context.close()
 })
 
+test('a refused stream (429) is tried again a few seconds later; once it is up nothing polls', async ({ browser }) => {
+  const { context } = await newUserContext(browser, { name: 'Retrier' })
+  const page = await context.newPage()
+  let attempts = 0
+  await page.route('**/api/tasks/events', (route) =>
+    ++attempts === 1
+      ? route.fulfill({ status: 429, contentType: 'application/json', body: '{"message":"Too many"}' })
+      : route.continue(),
+  )
+  const reopened = page.waitForResponse(
+    (response) => response.url().endsWith('/api/tasks/events') && response.status() === 200,
+    { timeout: 20_000 },
+  )
+  const submitted = await context.request.post('/api/async-image/generate', {
+    multipart: { images: await petPhoto(), style: 'general' },
+  })
+  expect(submitted.status()).toBe(200)
+  await page.goto('/history')
+  await reopened
+  expect(attempts).toBe(2)
+  const pollsAfter: string[] = []
+  page.on('request', (request) => {
+    if (TASK_POLL.test(request.url())) pollsAfter.push(request.url())
+  })
+  await page.getByRole('button', { name: "Today's Tasks" }).click()
+  await expect(page.getByRole('complementary', { name: "Today's Tasks" }).getByText('Completed')).toBeVisible({
+    timeout: 30_000,
+  })
+  expect(pollsAfter).toEqual([])
+  await context.close()
+})
+
 test('a finished video emails its link; the unsubscribe link works from a fresh browser and the profile switch without JavaScript', async ({
   browser,
   baseURL,

@@ -32,8 +32,8 @@ export interface TaskStreamOptions {
 
 interface OpenStream {
   userId: string
-  /** The newest change number sent (the browser's Last-Event-ID on reconnection). */
-  lastSeq: number
+  /** The newest change number sent (the browser's Last-Event-ID on reconnection); null before any. */
+  lastSeq: number | null
   endsAt: number
   write: (chunk: string) => void
   close: () => void
@@ -57,7 +57,7 @@ export function createTaskStreams(options: TaskStreamOptions) {
 
   function send(stream: OpenStream, update: TaskUpdate) {
     // Ids only grow: an older change arriving late goes without one (a replay's overlap covers it).
-    const id = update.seq > stream.lastSeq ? `id: ${update.seq}\n` : ''
+    const id = stream.lastSeq === null || update.seq > stream.lastSeq ? `id: ${update.seq}\n` : ''
     if (id) stream.lastSeq = update.seq
     stream.write(`${id}event: task\ndata: ${JSON.stringify(update.view)}\n\n`)
     metrics.liveUpdateEvents.inc()
@@ -140,7 +140,7 @@ export function createTaskStreams(options: TaskStreamOptions) {
           let open = true
           stream = {
             userId,
-            lastSeq: lastSeq ?? 0,
+            lastSeq,
             endsAt: Date.now() + options.maxAgeMs * (1 + Math.random() / 2),
             write(chunk) {
               if (!open) return
