@@ -80,6 +80,8 @@ export function TaskSidebar() {
   const applyFresh = useCallback(
     (fresh: ClientTask[]) => {
       const ended = endedTasks(latest.current.tasks, fresh)
+      // Seen at once, before React renders again: the same change arriving twice ends a task once.
+      latest.current.tasks = mergeTasks(latest.current.tasks, fresh)
       merge(fresh)
       for (const task of fresh) window.dispatchEvent(new CustomEvent(TASK_UPDATED_EVENT, { detail: task }))
       if (ended.length > 0) {
