@@ -2,9 +2,9 @@
 // migrations and default data, then the web and worker processes. Ctrl-C stops all of them.
 import { type ChildProcess, spawn } from 'node:child_process'
 import path from 'node:path'
-import { parseEnv } from '#app/utils/env.server.ts'
+import { parseEnv } from '#platform/env.server.ts'
 import { prepareDatabase } from './prepare-database.ts'
-import { exitOnStartupError } from '#app/utils/startup.server.ts'
+import { exitOnStartupError } from '#platform/startup.server.ts'
 import { startEmbeddedPostgres } from './embedded-postgres.ts'
 
 /**

@@ -11,14 +11,14 @@
 import { randomUUID } from 'node:crypto'
 import type { ServerBuild } from '@remix-run/node'
 import type { RequestHandler } from 'express'
-import type { AppLogger } from '#app/utils/logger.server.ts'
-import type { Metrics } from '#app/utils/metrics.server.ts'
+import type { AppLogger } from '#platform/logger.server.ts'
+import type { Metrics } from '#platform/metrics.server.ts'
 import {
   currentRequestContext,
   requestIdFrom,
   runWithRequestContext,
   type RequestContext,
-} from '#app/utils/request-context.server.ts'
+} from '#platform/request-context.server.ts'
 
 const methods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 

@@ -1,10 +1,10 @@
 // The worker process: runs generation, email and maintenance jobs from graphile-worker's queue, in
 // lanes of their own (worker/lanes.ts), so that no kind of job can keep another waiting.
 import { run } from 'graphile-worker'
-import { closeDb, getDb, getPool, setSharedPoolSize } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
-import { graphileLogger, initLogging } from '#app/utils/logger.server.ts'
-import { exitOnStartupError } from '#app/utils/startup.server.ts'
+import { closeDb, getDb, getPool, setSharedPoolSize } from '#platform/db.server.ts'
+import { getEnv } from '#platform/env.server.ts'
+import { graphileLogger, initLogging } from '#platform/logger.server.ts'
+import { exitOnStartupError } from '#platform/startup.server.ts'
 import { lanes } from './lanes.ts'
 import { startWorkerOperations } from './operations.ts'
 import { checkAndRecord } from './providers/check.ts'

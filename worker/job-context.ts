@@ -4,8 +4,8 @@
  * logs one line when a job starts. Jobs from the crontab have no request and log without one.
  */
 import type { Task } from 'graphile-worker'
-import { getLogger } from '#app/utils/logger.server.ts'
-import { runWithRequestContext } from '#app/utils/request-context.server.ts'
+import { getLogger } from '#platform/logger.server.ts'
+import { runWithRequestContext } from '#platform/request-context.server.ts'
 
 export function withRequestIds<Tasks extends Record<string, Task | undefined>>(tasks: Tasks): Tasks {
   const wrapped = Object.entries(tasks).map(([name, task]) => [name, task && withRequestId(name, task)])

@@ -5,8 +5,8 @@
  * and maintenance (WORKER_CONCURRENCY) never wait behind generation.
  */
 import type { TaskList } from 'graphile-worker'
-import type { Env } from '#app/utils/env.server.ts'
-import type { JobName } from '#app/utils/jobs.server.ts'
+import type { Env } from '#platform/env.server.ts'
+import type { JobName } from '#platform/jobs.server.ts'
 import { crontab, taskList } from './tasks/index.ts'
 
 export interface Lane {

@@ -35,8 +35,8 @@ import { getSystemConfig } from '#app/features/credits/system-config.server.ts'
 import { findTaskView } from '#app/features/generation/tasks.server.ts'
 import { getOptionalUser } from '#app/utils/auth.server.ts'
 import { requireUser } from '#app/utils/permissions.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
+import { getDb } from '#platform/db.server.ts'
+import { getEnv } from '#platform/env.server.ts'
 import { answerGenerationForm, type GenerationActionData } from '#app/features/generation/generation-action.server.ts'
 import {
   imageGenerationSchema,

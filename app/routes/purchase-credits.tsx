@@ -31,11 +31,11 @@ import {
   submitPaymentProof,
 } from '#app/features/payments/payments.server.ts'
 import { requireUser } from '#app/utils/permissions.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import type { PaymentMethod } from '#app/utils/db-schema.ts'
+import { getDb } from '#platform/db.server.ts'
+import type { PaymentMethod } from '#platform/db-schema.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
 import { readMultipartForm } from '#app/utils/multipart.server.ts'
-import { getClientAddress } from '#app/utils/client-address.server.ts'
+import { getClientAddress } from '#platform/client-address.server.ts'
 import { seo } from '#app/utils/seo.ts'
 import paymentsStyles from '#app/styles/payments.css'
 

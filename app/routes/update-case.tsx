@@ -11,12 +11,12 @@ import { newStyleSchema, type StyleJson, templateUploadSchema } from '#app/featu
 import { createTemplateFromUpload } from '#app/features/gallery/templates.server.ts'
 import { createGalleryStyle, listStyles } from '#app/features/gallery/styles.server.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
-import type { User } from '#app/utils/db-schema.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import type { User } from '#platform/db-schema.ts'
+import { getDb } from '#platform/db.server.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
 import { readMultipartForm } from '#app/utils/multipart.server.ts'
 import { seo } from '#app/utils/seo.ts'
-import { getStorage } from '#app/utils/storage.server.ts'
+import { getStorage } from '#platform/storage.server.ts'
 import galleryStyles from '#app/styles/gallery.css'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: galleryStyles }]

@@ -1,4 +1,4 @@
-import { parseEnv } from '#app/utils/env.server.ts'
+import { parseEnv } from '#platform/env.server.ts'
 import { lanes } from '#worker/lanes.ts'
 
 const base = { DATA_DIR: 'tests/.tmp/data' }

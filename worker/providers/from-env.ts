@@ -1,4 +1,4 @@
-import type { Env } from '#app/utils/env.server.ts'
+import type { Env } from '#platform/env.server.ts'
 import { createImageProvider } from './image/index.ts'
 import { createInstantImageProvider } from './instant.ts'
 import type { ImageProvider, VideoOperationProvider, VideoProvider } from './types.ts'

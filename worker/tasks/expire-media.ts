@@ -1,6 +1,6 @@
 import type { Task } from 'graphile-worker'
 import { expireTasks } from '#app/features/generation/tasks.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 
 /** Hourly: removes generated media past its retention (10 days), files and rows. */
 export const expireMedia: Task = async (_payload, helpers) => {

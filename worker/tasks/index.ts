@@ -1,5 +1,5 @@
 import type { TaskList } from 'graphile-worker'
-import type { JobName } from '#app/utils/jobs.server.ts'
+import type { JobName } from '#platform/jobs.server.ts'
 import { withRequestIds } from '#worker/job-context.ts'
 import { cleanupAuthRecords } from './cleanup-auth-records.ts'
 import { cleanupSessions } from './cleanup-sessions.ts'

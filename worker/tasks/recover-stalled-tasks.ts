@@ -1,7 +1,7 @@
 import type { Task } from 'graphile-worker'
 import { recoverStalledTasks } from '#app/features/generation/task-recovery.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
+import { getDb } from '#platform/db.server.ts'
+import { getEnv } from '#platform/env.server.ts'
 
 /** Every minute: hands on the tasks of a worker that died mid-job (see task-recovery.server.ts). */
 export const recoverStalled: Task = async (_payload, helpers) => {

@@ -1,7 +1,7 @@
 import type { Task } from 'graphile-worker'
 import { maintainAnalytics } from '#app/features/analytics/maintenance.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
+import { getDb } from '#platform/db.server.ts'
+import { getEnv } from '#platform/env.server.ts'
 
 // A pass deletes for at most this long; a first pass after turning retention on continues in the next ones.
 const RETENTION_BUDGET_MS = 20_000

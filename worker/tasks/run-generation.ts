@@ -15,10 +15,10 @@ import {
   requeueTask,
   startTaskAttempt,
 } from '#app/features/generation/tasks.server.ts'
-import type { GenerationTask } from '#app/utils/db-schema.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
-import { contentTypeForKey, getMediaBytes, getStorage, mediaKey } from '#app/utils/storage.server.ts'
+import type { GenerationTask } from '#platform/db-schema.ts'
+import { getDb } from '#platform/db.server.ts'
+import { getEnv } from '#platform/env.server.ts'
+import { contentTypeForKey, getMediaBytes, getStorage, mediaKey } from '#platform/storage.server.ts'
 import { failureOutcome, observeTaskFinished, observeTaskStarted } from '#worker/task-metrics.ts'
 import {
   ProviderError,

@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely'
-import type { DB } from '#app/utils/db.server.ts'
+import type { DB } from '#platform/db.server.ts'
 import { toDateString } from './date-range.ts'
 import type { AnalyticsEventType } from './events.server.ts'
 import { cityLabel, countryLabel, paymentMethodLabel } from './grouping.server.ts'

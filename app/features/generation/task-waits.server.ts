@@ -1,5 +1,5 @@
-import type { DB, Tx } from '#app/utils/db.server.ts'
-import { enqueueJob } from '#app/utils/jobs.server.ts'
+import type { DB, Tx } from '#platform/db.server.ts'
+import { enqueueJob } from '#platform/jobs.server.ts'
 import { failTask } from './tasks.server.ts'
 
 /**

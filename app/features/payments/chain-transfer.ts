@@ -1,4 +1,4 @@
-import type { ChainNetwork, VerificationStatus } from '#app/utils/db-schema.ts'
+import type { ChainNetwork, VerificationStatus } from '#platform/db-schema.ts'
 
 /**
  * What an on-chain lookup found, and the judgement of it against a payment proof. The chain

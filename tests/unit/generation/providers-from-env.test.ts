@@ -1,4 +1,4 @@
-import { parseEnv } from '#app/utils/env.server.ts'
+import { parseEnv } from '#platform/env.server.ts'
 import { imageProviderFromEnv } from '#worker/providers/from-env.ts'
 
 const base = { DATA_DIR: 'tests/.tmp/data' }
