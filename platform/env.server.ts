@@ -3,139 +3,107 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
 
-const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value)
-const optionalString = z.preprocess(emptyToUndefined, z.string().optional())
+export const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value)
+export const optionalString = z.preprocess(emptyToUndefined, z.string().optional())
 const optionalUrl = z.preprocess(emptyToUndefined, z.string().url().optional())
 const optionalEmail = z.preprocess(emptyToUndefined, z.string().email().toLowerCase().optional())
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback)
+export const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback)
 const onOff = (fallback: 'on' | 'off') =>
   z.preprocess(
     (value) => (typeof value === 'string' ? value.toLowerCase() : value),
     z.enum(['on', 'off']).default(fallback),
   )
 
-/** Every environment variable the app reads; README documents each one. */
-const schema = z
-  .object({
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-    DATA_DIR: z.string().min(1).default('./.data'),
-    DATABASE_URL: optionalUrl,
-    SESSION_SECRET: optionalString,
-    PUBLIC_URL: optionalUrl,
-    ADMIN_EMAIL: optionalEmail,
-    ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(6).optional()),
-    OWNER_EMAIL: optionalEmail,
-    // The email and maintenance lane; generation runs in lanes of its own (IMAGE_/VIDEO_CONCURRENCY).
-    WORKER_CONCURRENCY: positiveInt(2),
-    // Unset: 2 with the local (CPU-bound) providers, 16 images / 8 videos with a remote provider.
-    IMAGE_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional()),
-    VIDEO_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional()),
-    // Requests per minute to the image / video provider, shared by every worker; unset = no limit.
-    IMAGE_PROVIDER_RPM: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional()),
-    VIDEO_PROVIDER_RPM: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional()),
-    // A task that waited this long in total for room at its provider fails and is refunded.
-    TASK_MAX_WAIT_MS: positiveInt(15 * 60_000),
-    MAX_ACTIVE_TASKS_PER_USER: positiveInt(5),
-    WORKER_SHUTDOWN_GRACE_MS: positiveInt(30_000),
-    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
-    // Prometheus /metrics (with /healthz and /readyz) on ports of their own; 0 turns them off.
-    METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9091),
-    WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9092),
-    // Shown on the status page: set at image build time, else Fly's image reference.
-    BUILD_VERSION: optionalString,
-    FLY_IMAGE_REF: optionalString,
-    SEED_DEMO_GALLERY: onOff('on'),
-    // Unset: raw analytics events are kept for ever; N: those older than N days go once rolled up.
-    ANALYTICS_RAW_RETENTION_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional()),
-    // 'fly': the app runs behind Fly's proxy, so its Fly-Client-IP header names the client.
-    TRUST_PROXY: z.enum(['none', 'fly']).default('none'),
+/**
+ * The variables every process reads (web, worker, scripts); README documents each one. The
+ * worker's own (providers and their keys, lanes, chain APIs) are in worker/env.ts: the web starts
+ * without them.
+ */
+export const sharedFields = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  DATABASE_URL: optionalUrl,
+  SESSION_SECRET: optionalString,
+  PUBLIC_URL: optionalUrl,
+  ADMIN_EMAIL: optionalEmail,
+  ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(6).optional()),
+  OWNER_EMAIL: optionalEmail,
+  // Generation slots a worker runs; the web shows them. Unset: 2 with the local (CPU-bound)
+  // providers, 16 images / 8 videos with a remote provider.
+  IMAGE_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional()),
+  VIDEO_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional()),
+  MAX_ACTIVE_TASKS_PER_USER: positiveInt(5),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  // Prometheus /metrics (with /healthz and /readyz) on a port of its own; 0 turns it off.
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9091),
+  // Shown on the status page: set at image build time, else Fly's image reference.
+  BUILD_VERSION: optionalString,
+  FLY_IMAGE_REF: optionalString,
+  SEED_DEMO_GALLERY: onOff('on'),
+  // Unset: raw analytics events are kept for ever; N: those older than N days go once rolled up.
+  ANALYTICS_RAW_RETENTION_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional()),
+  // 'fly': the app runs behind Fly's proxy, so its Fly-Client-IP header names the client.
+  TRUST_PROXY: z.enum(['none', 'fly']).default('none'),
 
-    EMAIL_VERIFICATION: onOff('off'),
-    REGISTRATIONS_PER_IP_PER_HOUR: positiveInt(5),
-    SMTP_URL: optionalUrl,
-    MAIL_FROM: z.string().default('Pawtrait <no-reply@pawtrait.local>'),
-    CONTACT_EMAIL: z.string().default('support@pawtrait.local'),
+  EMAIL_VERIFICATION: onOff('off'),
+  REGISTRATIONS_PER_IP_PER_HOUR: positiveInt(5),
+  SMTP_URL: optionalUrl,
+  MAIL_FROM: z.string().default('Pawtrait <no-reply@pawtrait.local>'),
+  CONTACT_EMAIL: z.string().default('support@pawtrait.local'),
 
-    GOOGLE_CLIENT_ID: optionalString,
-    GOOGLE_CLIENT_SECRET: optionalString,
-    GOOGLE_AUTHORIZATION_URL: z.string().url().default('https://accounts.google.com/o/oauth2/v2/auth'),
-    GOOGLE_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
-    GOOGLE_USERINFO_URL: z.string().url().default('https://www.googleapis.com/oauth2/v3/userinfo'),
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
+  GOOGLE_AUTHORIZATION_URL: z.string().url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
+  GOOGLE_USERINFO_URL: z.string().url().default('https://www.googleapis.com/oauth2/v3/userinfo'),
 
-    STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
-    S3_BUCKET: optionalString,
-    S3_ENDPOINT: optionalUrl,
-    S3_REGION: z.string().default('auto'),
-    S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
-    AWS_ACCESS_KEY_ID: optionalString,
-    AWS_SECRET_ACCESS_KEY: optionalString,
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: optionalString,
+  S3_ENDPOINT: optionalUrl,
+  S3_REGION: z.string().default('auto'),
+  S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
+  AWS_ACCESS_KEY_ID: optionalString,
+  AWS_SECRET_ACCESS_KEY: optionalString,
 
-    // 'instant' hands the photo straight back: for tests and benchmarks only (refused in production).
-    IMAGE_PROVIDER: z.enum(['local', 'openai', 'gemini', 'instant']).default('local'),
-    INSTANT_PROVIDER_DELAY_MS: z.coerce.number().int().min(0).default(0),
-    VIDEO_PROVIDER: z.enum(['local', 'veo']).default('local'),
-    OPENAI_API_KEY: optionalString,
-    OPENAI_BASE_URL: z.string().url().default('https://api.openai.com/v1'),
-    OPENAI_IMAGE_MODEL: z.string().default('gpt-image-2'),
-    GEMINI_API_KEY: optionalString,
-    GEMINI_BASE_URL: z.string().url().default('https://generativelanguage.googleapis.com'),
-    GEMINI_IMAGE_MODEL: z.string().default('gemini-3.1-flash-image'),
-    VEO_MODEL: z.string().default('veo-3.1-generate-preview'),
-    VEO_FAST_MODEL: z.string().default('veo-3.1-fast-generate-preview'),
-    VEO_POLL_INTERVAL_MS: positiveInt(10_000),
-    // One image call; image edits take 20-120 s and up to a few minutes under load.
-    PROVIDER_TIMEOUT_MS: positiveInt(300_000),
-    FFMPEG_PATH: optionalString,
-    // A running generation task beats every TASK_HEARTBEAT_MS; silent for TASK_STALL_MS, it is recovered.
-    TASK_HEARTBEAT_MS: positiveInt(5_000),
-    TASK_STALL_MS: positiveInt(60_000),
+  // Which providers the worker runs: the web names them on the generator pages and sizes the slots.
+  // 'instant' hands the photo straight back: for tests and benchmarks only (the worker refuses it in production).
+  IMAGE_PROVIDER: z.enum(['local', 'openai', 'gemini', 'instant']).default('local'),
+  VIDEO_PROVIDER: z.enum(['local', 'veo']).default('local'),
 
-    USDT_TRC20_ADDRESS: z.string().default(''),
-    USDT_ERC20_ADDRESS: z.string().default(''),
-    PAYPAL_ME_URL: z.string().default(''),
-    // On-chain checks of USDT payment proofs (worker/chains/); approval stays manual unless turned on.
-    PAYMENT_AUTO_APPROVE: onOff('off'),
-    TRONGRID_API_URL: z.string().url().default('https://api.trongrid.io'),
-    TRONGRID_API_KEY: optionalString,
-    USDT_TRC20_CONTRACT: z.string().default('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'),
-    ETHERSCAN_API_URL: z.string().url().default('https://api.etherscan.io/v2/api'),
-    ETHERSCAN_API_KEY: optionalString,
-    USDT_ERC20_CONTRACT: z.string().default('0xdAC17F958D2ee523a2206206994597C13D831ec7'),
-    ETHEREUM_CONFIRMATIONS: positiveInt(12),
-    CHAIN_API_TIMEOUT_MS: positiveInt(10_000),
-    SURPRISE_URL: optionalUrl,
-    SOCIAL_LINKS: z.string().default(''),
-  })
-  .superRefine((value, ctx) => {
-    if (value.NODE_ENV === 'production' && !value.SESSION_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required in production' })
-    }
-    if (value.STORAGE_DRIVER === 's3' && !value.S3_BUCKET) {
-      ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE_DRIVER=s3' })
-    }
-    if (value.NODE_ENV === 'production' && value.IMAGE_PROVIDER === 'instant') {
-      ctx.addIssue({ code: 'custom', path: ['IMAGE_PROVIDER'], message: 'instant is for tests and benchmarks only' })
-    }
-    if (value.IMAGE_PROVIDER === 'openai' && !value.OPENAI_API_KEY) {
-      ctx.addIssue({ code: 'custom', path: ['OPENAI_API_KEY'], message: 'is required when IMAGE_PROVIDER=openai' })
-    }
-    const needsGemini = value.IMAGE_PROVIDER === 'gemini' || value.VIDEO_PROVIDER === 'veo'
-    if (needsGemini && !value.GEMINI_API_KEY) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['GEMINI_API_KEY'],
-        message: 'is required for the gemini and veo providers',
-      })
-    }
-  })
+  USDT_TRC20_ADDRESS: z.string().default(''),
+  USDT_ERC20_ADDRESS: z.string().default(''),
+  PAYPAL_ME_URL: z.string().default(''),
+  // On-chain checks of USDT payment proofs (worker/chains/); approval stays manual unless turned on.
+  PAYMENT_AUTO_APPROVE: onOff('off'),
+  USDT_TRC20_CONTRACT: z.string().default('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'),
+  USDT_ERC20_CONTRACT: z.string().default('0xdAC17F958D2ee523a2206206994597C13D831ec7'),
+  ETHEREUM_CONFIRMATIONS: positiveInt(12),
+  SURPRISE_URL: optionalUrl,
+  SOCIAL_LINKS: z.string().default(''),
+})
 
-export type Env = z.infer<typeof schema> & {
+type SharedVariables = z.infer<typeof sharedFields>
+
+/** The rules across shared variables; a process with variables of its own adds its rules after these. */
+export function checkSharedRules(value: SharedVariables, ctx: z.RefinementCtx) {
+  if (value.NODE_ENV === 'production' && !value.SESSION_SECRET) {
+    ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required in production' })
+  }
+  if (value.STORAGE_DRIVER === 's3' && !value.S3_BUCKET) {
+    ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE_DRIVER=s3' })
+  }
+}
+
+/** Parsed variables with their derived defaults filled in. */
+export type Completed<T extends SharedVariables> = T & {
   SESSION_SECRET: string
   DATA_DIR: string
   IMAGE_CONCURRENCY: number
   VIDEO_CONCURRENCY: number
 }
+
+export type Env = Completed<SharedVariables>
 
 export class EnvError extends Error {}
 
@@ -151,7 +119,8 @@ function withAliases(source: RawEnv): RawEnv {
   }
 }
 
-export function parseEnv(source: RawEnv = process.env): Env {
+/** Validates `source` against a process's schema (the shared fields, and maybe its own). */
+export function parseWith<T extends SharedVariables>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, source: RawEnv) {
   const result = schema.safeParse(withAliases(source))
   if (!result.success) {
     const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
@@ -165,7 +134,14 @@ export function parseEnv(source: RawEnv = process.env): Env {
     IMAGE_CONCURRENCY: result.data.IMAGE_CONCURRENCY ?? (result.data.IMAGE_PROVIDER === 'local' ? 2 : 16),
     VIDEO_CONCURRENCY: result.data.VIDEO_CONCURRENCY ?? (result.data.VIDEO_PROVIDER === 'local' ? 2 : 8),
     SESSION_SECRET: result.data.SESSION_SECRET ?? localSessionSecret(dataDir),
-  }
+  } as Completed<T>
+}
+
+const schema = sharedFields.superRefine(checkSharedRules)
+
+/** The shared variables, validated: all the web and the scripts read. */
+export function parseEnv(source: RawEnv = process.env): Env {
+  return parseWith(schema, source)
 }
 
 /** Outside production a secret is generated once and kept under DATA_DIR, so sessions survive restarts. */

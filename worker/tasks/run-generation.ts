@@ -17,7 +17,7 @@ import {
 } from '#app/features/generation/tasks.server.ts'
 import type { GenerationTask } from '#platform/db-schema.ts'
 import { getDb } from '#platform/db.server.ts'
-import { getEnv } from '#platform/env.server.ts'
+import { getWorkerEnv } from '#worker/env.ts'
 import { contentTypeForKey, getMediaBytes, getStorage, mediaKey } from '#platform/storage.server.ts'
 import { failureOutcome, observeTaskFinished, observeTaskStarted } from '#worker/task-metrics.ts'
 import {
@@ -85,7 +85,7 @@ export async function runGeneration(payload: unknown, helpers: JobHelpers, job: 
 
   const beat = () =>
     recordHeartbeat(db, taskId).catch((error) => helpers.logger.warn(`heartbeat of ${taskId} failed: ${error}`))
-  const heartbeat = setInterval(beat, getEnv().TASK_HEARTBEAT_MS)
+  const heartbeat = setInterval(beat, getWorkerEnv().TASK_HEARTBEAT_MS)
   try {
     const inputs = await loadInputs(task.input_keys)
     const started = task.started_at?.getTime() ?? Date.now()
@@ -131,7 +131,7 @@ async function settleFailure(
   if (error instanceof ProviderError && error.retryAfterMs !== undefined) {
     // Jitter spreads the waiting jobs, so they do not all come back in the same instant.
     const delayMs = error.retryAfterMs + Math.round(Math.random() * 1000)
-    const outcome = await waitForRoom(db, later(delayMs), getEnv().TASK_MAX_WAIT_MS)
+    const outcome = await waitForRoom(db, later(delayMs), getWorkerEnv().TASK_MAX_WAIT_MS)
     const next = outcome === 'waiting' ? `Next try in ${delayMs} ms.` : 'Waited too long: failed and refunded.'
     helpers.logger.info(`task ${taskId}: ${error.message} ${next}`)
     return
