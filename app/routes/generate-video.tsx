@@ -40,15 +40,14 @@ import { useRootData } from '#app/hooks/use-root-data.ts'
 import { seo } from '#app/utils/seo.ts'
 import { downloadName, downloadUrl, isActive, type ClientTask } from '#app/features/generation/task-client.ts'
 import { useHydrated } from '#app/hooks/use-hydrated.ts'
+import { ASPECT_RATIOS, RESOLUTIONS } from '#app/features/generation/video-dimensions.ts'
 import {
-  ASPECT_RATIOS,
   aspectRatioLabels,
   FILE_TOO_LARGE,
   MAX_VIDEO_IMAGE_MB,
   modeLabels,
   QUALITIES,
   qualityLabels,
-  RESOLUTIONS,
   resolutionLabels,
   VIDEO_MODES,
   videoCost,

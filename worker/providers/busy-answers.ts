@@ -6,8 +6,7 @@
  *   nothing passes until someone pays or the day ends, so the task fails at once and the operator
  *   must be told.
  */
-import type { JsonAnswer } from './http.ts'
-import { ProviderError } from './types.ts'
+import { type JsonAnswer, ProviderError } from './types.ts'
 
 /** Without any hint from the provider, a busy answer is tried again after this long. */
 export const DEFAULT_BUSY_WAIT_MS = 10_000

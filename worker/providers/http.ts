@@ -16,7 +16,7 @@
  */
 import { busyError } from './busy-answers.ts'
 import { countProviderRequest } from './request-metrics.ts'
-import { ProviderError } from './types.ts'
+import { type JsonAnswer, ProviderError } from './types.ts'
 
 export interface HttpCallOptions {
   /** Human name of the remote service, used in error messages ("OpenAI"). */
@@ -26,16 +26,6 @@ export interface HttpCallOptions {
   signal: AbortSignal
   /** Values that must never appear in an error message (API keys). */
   secrets: string[]
-}
-
-export interface JsonAnswer {
-  status: number
-  ok: boolean
-  /** Parsed JSON, or undefined when the body was empty or not JSON. */
-  body: unknown
-  /** The raw body, for messages when it was not JSON. */
-  text: string
-  headers: Headers
 }
 
 export interface BytesAnswer {

@@ -4,7 +4,8 @@
  */
 import { z } from 'zod'
 import { errorForAnswer, refusalError, requestJson } from '../http.ts'
-import type { HttpCallOptions, JsonAnswer } from '../http.ts'
+import type { HttpCallOptions } from '../http.ts'
+import type { JsonAnswer } from '../types.ts'
 import { ProviderError } from '../types.ts'
 import type { ImageProvider, ImageRequest } from '../types.ts'
 import { imageFromBase64, petPhoto } from './image-bytes.ts'
