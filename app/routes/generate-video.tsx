@@ -29,7 +29,7 @@ import {
   useGenerationRequest,
   useShownTask,
   type GenerationDialog,
-} from '#app/components/generation-parts.tsx'
+} from '#app/components/generator/generation-request.ts'
 import { getSystemConfig } from '#app/features/credits/system-config.server.ts'
 import { findTaskView } from '#app/features/generation/tasks.server.ts'
 import { readVideoGenerationForm, submitVideoGeneration } from '#app/features/generation/video-generation.server.ts'

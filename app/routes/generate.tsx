@@ -27,7 +27,7 @@ import {
   useGenerationRequest,
   useShownTask,
   type GenerationDialog,
-} from '#app/components/generation-parts.tsx'
+} from '#app/components/generator/generation-request.ts'
 import { TEMPLATE_HANDOFF_KEY, type TemplateHandoff } from '#app/features/gallery/gallery-shared.ts'
 import { readImageGenerationForm, submitImageGeneration } from '#app/features/generation/image-generation.server.ts'
 import { listStyles } from '#app/features/gallery/styles.server.ts'
