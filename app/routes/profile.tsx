@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { type ActionFunctionArgs, json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
-import { FormError, TextField } from '#app/components/text-field.tsx'
+import { FieldError, FormError, TextField } from '#app/components/text-field.tsx'
 import { updateProfile } from '#app/features/accounts/account.server.ts'
 import { updateAvatar } from '#app/features/accounts/avatar.server.ts'
 import { toPublicUser } from '#app/features/accounts/user.server.ts'
@@ -101,11 +101,7 @@ export default function Profile() {
         <div className="field grow">
           <label htmlFor="avatar">Avatar</label>
           <input id="avatar" name="avatar" type="file" accept="image/jpeg,image/png,image/webp,image/gif" />
-          {avatarErrors ? (
-            <span className="field-error" role="alert">
-              Failed to upload avatar: {avatarErrors.join(' ')}
-            </span>
-          ) : null}
+          <FieldError errors={avatarErrors ? [`Failed to upload avatar: ${avatarErrors.join(' ')}`] : undefined} />
           <button type="submit" className="button secondary" disabled={busy}>
             Upload avatar
           </button>

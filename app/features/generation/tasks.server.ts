@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { z } from 'zod'
 import type { GenerationTask, TaskKind } from '#platform/db-schema.ts'
+import { MEDIA_RETENTION_DAYS } from './task-client.ts'
 import type { TaskView } from './task-view.ts'
 import type { DB, Tx } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
@@ -21,8 +22,6 @@ import { getSystemConfig, type SystemSettings } from '#app/features/credits/syst
 
 /** One try plus three retries with graphile-worker's exponential backoff (about 3 s, 7 s, 20 s). */
 export const GENERATION_MAX_ATTEMPTS = 4
-/** Results (and failed tasks' uploads) are kept this long, then expire_media removes them. */
-export const MEDIA_RETENTION_DAYS = 10
 
 const jobFor = { image: 'generate_image', video: 'generate_video' } as const satisfies Record<TaskKind, string>
 const kindNames: Record<TaskKind, string> = { image: 'an image', video: 'a video' }
