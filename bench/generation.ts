@@ -116,7 +116,7 @@ async function alternatingLoads(first: Target, second: Target, token: string, ro
 
 /**
  * The same work as the app's route, without the framework: the session lookup and the task with
- * its queue position, each one indexed query (mirroring session.server.ts and tasks.server.ts).
+ * its queue position, each one indexed query (mirroring session.server.ts and user-tasks.server.ts).
  */
 function startBareServer(databaseUrl: string) {
   const pool = createPool(databaseUrl)

@@ -1,5 +1,5 @@
 import { recordProviderCheck } from '#app/features/generation/provider-checks.server.ts'
-import { failTask } from '#app/features/generation/tasks.server.ts'
+import { failTask } from '#app/features/generation/task-states.server.ts'
 import { recordWorkerAlive } from '#app/features/operations/worker-processes.server.ts'
 import { loader } from '#app/routes/system-status.tsx'
 import { getDb } from '#platform/db.server.ts'

@@ -14,7 +14,7 @@ import {
   recordProgress,
   requeueTask,
   startTaskAttempt,
-} from '#app/features/generation/tasks.server.ts'
+} from '#app/features/generation/task-states.server.ts'
 import type { GenerationTask } from '#platform/db-schema.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getWorkerEnv } from '#worker/env.ts'
