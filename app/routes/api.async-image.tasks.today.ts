@@ -1,5 +1,5 @@
 import { json } from '@remix-run/node'
-import { listRecentTaskViews } from '#app/features/generation/task-states.server.ts'
+import { listRecentTaskViews } from '#app/features/generation/user-tasks.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { requireUser } from '#app/utils/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'

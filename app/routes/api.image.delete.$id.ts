@@ -1,5 +1,5 @@
 import { json } from '@remix-run/node'
-import { deleteFinishedTask } from '#app/features/generation/task-states.server.ts'
+import { deleteFinishedTask } from '#app/features/generation/user-tasks.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { apiMethods, requireMethod } from '#app/utils/api-methods.ts'
 import { requireUser } from '#app/utils/permissions.server.ts'

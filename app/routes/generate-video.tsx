@@ -18,7 +18,7 @@ import { PhotoUpload, useFilePreview } from '#app/components/generator/photo-upl
 import { KeptInHistory, TaskProgress, TaskResultPanel, useShownTask } from '#app/components/generator/result-panel.tsx'
 import { FieldError, FormError } from '#app/components/text-field.tsx'
 import { getSystemConfig } from '#app/features/credits/system-config.server.ts'
-import { findTaskView } from '#app/features/generation/task-states.server.ts'
+import { findTaskView } from '#app/features/generation/user-tasks.server.ts'
 import { readVideoGenerationForm, submitVideoGeneration } from '#app/features/generation/video-generation.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'

@@ -26,7 +26,7 @@ import { TEMPLATE_HANDOFF_KEY, type TemplateHandoff } from '#app/features/galler
 import { readImageGenerationForm, submitImageGeneration } from '#app/features/generation/image-generation.server.ts'
 import { listStyles } from '#app/features/gallery/styles.server.ts'
 import { getSystemConfig } from '#app/features/credits/system-config.server.ts'
-import { findTaskView } from '#app/features/generation/task-states.server.ts'
+import { findTaskView } from '#app/features/generation/user-tasks.server.ts'
 import { getOptionalUser } from '#app/utils/auth.server.ts'
 import { requireUser } from '#app/utils/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'

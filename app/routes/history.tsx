@@ -14,7 +14,7 @@ import {
   historyQuerySchema,
   listHistory,
   type HistoryItem,
-} from '#app/features/generation/task-states.server.ts'
+} from '#app/features/generation/user-tasks.server.ts'
 import { requireUser } from '#app/utils/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import type { TaskKind } from '#platform/db-schema.ts'

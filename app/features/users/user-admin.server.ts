@@ -6,7 +6,7 @@ import { HttpError } from '#app/utils/http.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
 import { setCredits } from '#app/features/credits/credits.server.ts'
 import { revokeUserSessions } from '#app/utils/session.server.ts'
-import { userTaskKeys } from '#app/features/generation/task-states.server.ts'
+import { userTaskKeys } from '#app/features/generation/user-tasks.server.ts'
 import { createUser, findUserByEmail, normalizeRole } from '#app/features/accounts/user.server.ts'
 
 /**
