@@ -16,7 +16,7 @@
  */
 import { busyError } from './busy-answers.ts'
 import { countProviderRequest } from './request-metrics.ts'
-import { type JsonAnswer, ProviderError } from './types.ts'
+import { isRecord, type JsonAnswer, ProviderError } from './types.ts'
 
 export interface HttpCallOptions {
   /** Human name of the remote service, used in error messages ("OpenAI"). */
@@ -150,10 +150,6 @@ async function withTimeLimit<T>(
 function unanswered(timeout: AbortSignal, jobSignal: AbortSignal) {
   if (timeout.aborted) return 'timeout'
   return jobSignal.aborted ? 'aborted' : 'network'
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null
 }
 
 function parseJson(text: string): unknown {

@@ -131,3 +131,8 @@ export interface JsonAnswer {
   text: string
   headers: Headers
 }
+
+/** An object whose fields can be read one by one (a parsed JSON answer's). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null
+}
