@@ -72,16 +72,13 @@ export function createGeminiImageProvider(config: GeminiImageConfig): ImageProvi
   const baseUrl = (config.baseUrl ?? 'https://generativelanguage.googleapis.com').replace(/\/+$/, '')
   const model = config.model ?? 'gemini-3.1-flash-image'
   const endpoint = `${baseUrl}/v1beta/models/${encodeURIComponent(model)}:generateContent`
-  const timeoutMs = config.timeoutMs ?? 300_000
 
   return {
     name: 'gemini',
     async generate(request, context) {
-      const { answer, http } = await postImageCall(request, context, {
+      const { answer, http } = await postImageCall(request, context, config, {
         service: SERVICE,
         endpoint,
-        apiKey: config.apiKey,
-        timeoutMs,
         headers: { 'x-goog-api-key': config.apiKey, 'content-type': 'application/json' },
         body: () => JSON.stringify(requestBody(request)),
       })

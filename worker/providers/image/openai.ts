@@ -35,16 +35,13 @@ export function createOpenAiImageProvider(config: OpenAiImageConfig): ImageProvi
   const endpoint = `${(config.baseUrl ?? 'https://api.openai.com/v1').replace(/\/+$/, '')}/images/edits`
   const model = config.model ?? 'gpt-image-2'
   const size = config.size ?? '1024x1024'
-  const timeoutMs = config.timeoutMs ?? 300_000
 
   return {
     name: 'openai',
     async generate(request, context) {
-      const { answer, http } = await postImageCall(request, context, {
+      const { answer, http } = await postImageCall(request, context, config, {
         service: SERVICE,
         endpoint,
-        apiKey: config.apiKey,
-        timeoutMs,
         headers: { authorization: `Bearer ${config.apiKey}` },
         body: () => editForm(request, model, size),
       })
