@@ -1,7 +1,7 @@
 /**
  * One JSON log line and one `http_request_duration_seconds` observation per request, under a
  * request id (Fly's `fly-request-id`, else a fresh one) that is returned as `x-request-id` and
- * stays readable for everything the request does (app/utils/request-context.server.ts), so a job
+ * stays readable for everything the request does (platform/request-context.server.ts), so a job
  * it enqueues carries it to the worker.
  *
  * The route label is the pattern of the deepest route whose loader or action ran

@@ -1,6 +1,6 @@
 /**
  * Runs each job inside the request context of the request that enqueued it (the `requestId` that
- * app/utils/jobs.server.ts put in its payload), so every log line of the job carries that id, and
+ * platform/jobs.server.ts put in its payload), so every log line of the job carries that id, and
  * logs one line when a job starts. Jobs from the crontab have no request and log without one.
  */
 import type { Task } from 'graphile-worker'
