@@ -2,9 +2,9 @@
 // migrations and default data, then the web and worker processes. Ctrl-C stops all of them.
 import { type ChildProcess, spawn } from 'node:child_process'
 import path from 'node:path'
-import { parseEnv } from '#app/utils/env.server.ts'
+import { parseWorkerEnv } from '#worker/env.ts'
 import { prepareDatabase } from './prepare-database.ts'
-import { exitOnStartupError } from '#app/utils/startup.server.ts'
+import { exitOnStartupError } from '#platform/startup.server.ts'
 import { startEmbeddedPostgres } from './embedded-postgres.ts'
 
 /**
@@ -46,7 +46,7 @@ function launch(name: string, script: string) {
 }
 
 try {
-  const env = parseEnv()
+  const env = parseWorkerEnv()
   if (!env.DATABASE_URL) {
     const folder = path.join(env.DATA_DIR, 'postgres')
     console.log(`[start] starting embedded PostgreSQL in ${folder}`)

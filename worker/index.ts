@@ -1,10 +1,10 @@
 // The worker process: runs generation, email and maintenance jobs from graphile-worker's queue, in
 // lanes of their own (worker/lanes.ts), so that no kind of job can keep another waiting.
 import { run } from 'graphile-worker'
-import { closeDb, getDb, getPool, setSharedPoolSize } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
-import { graphileLogger, initLogging } from '#app/utils/logger.server.ts'
-import { exitOnStartupError } from '#app/utils/startup.server.ts'
+import { closeDb, getDb, getPool, setSharedPoolSize } from '#platform/db.server.ts'
+import { getWorkerEnv } from '#worker/env.ts'
+import { graphileLogger, initLogging } from '#platform/logger.server.ts'
+import { exitOnStartupError } from '#platform/startup.server.ts'
 import { lanes } from './lanes.ts'
 import { startWorkerOperations } from './operations.ts'
 import { checkAndRecord } from './providers/check.ts'
@@ -12,7 +12,7 @@ import { checkAndRecord } from './providers/check.ts'
 initLogging('worker')
 
 try {
-  const env = getEnv()
+  const env = getWorkerEnv()
   // A listening connection per lane, and room for the running jobs' short queries.
   setSharedPoolSize(20)
   await getPool().query('SELECT 1')

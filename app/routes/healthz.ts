@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 
 /** Fly's health check: 200 when the database answers, 503 when it does not (the pool reconnects on its own). */
 export async function loader() {

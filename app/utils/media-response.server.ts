@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { createReadableStreamFromReadable } from '@remix-run/node'
-import type { ByteRange, MediaStorage } from './storage.server.ts'
-import { isValidMediaKey } from './storage.server.ts'
+import type { ByteRange, MediaStorage } from '#platform/storage.server.ts'
+import { isValidMediaKey } from '#platform/storage.server.ts'
 
 /**
  * The answer to GET or HEAD /media/<key>: cached forever (a key never changes its bytes), with ETag

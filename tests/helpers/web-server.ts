@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import type { ServerBuild } from '@remix-run/node'
 import { Agent } from 'undici'
-import { type Env, getEnv } from '#app/utils/env.server.ts'
+import { type Env, getEnv } from '#platform/env.server.ts'
 import { createWebApp, type RequestObservers } from '../../server/app.ts'
 
 /**

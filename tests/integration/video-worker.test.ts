@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
-import { getDb } from '#app/utils/db.server.ts'
-import { getMediaBytes, getStorage } from '#app/utils/storage.server.ts'
+import { getDb } from '#platform/db.server.ts'
+import { getMediaBytes, getStorage } from '#platform/storage.server.ts'
 import { createTestUser } from '#tests/helpers/app.ts'
 import { startFakeVeo, type FakeVeo } from '#tests/fakes/veo.ts'
 import { petPhoto, photoFile, withOwnDataDir, taskRow, creditsOf, refundsOf } from '#tests/helpers/generation.ts'

@@ -14,11 +14,11 @@ import {
   recordProgress,
   requeueTask,
   startTaskAttempt,
-} from '#app/features/generation/tasks.server.ts'
-import type { GenerationTask } from '#app/utils/db-schema.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
-import { contentTypeForKey, getMediaBytes, getStorage, mediaKey } from '#app/utils/storage.server.ts'
+} from '#app/features/generation/task-states.server.ts'
+import type { GenerationTask } from '#platform/db-schema.ts'
+import { getDb } from '#platform/db.server.ts'
+import { getWorkerEnv } from '#worker/env.ts'
+import { contentTypeForKey, getMediaBytes, getStorage, mediaKey } from '#platform/storage.server.ts'
 import { failureOutcome, observeTaskFinished, observeTaskStarted } from '#worker/task-metrics.ts'
 import {
   ProviderError,
@@ -85,7 +85,7 @@ export async function runGeneration(payload: unknown, helpers: JobHelpers, job: 
 
   const beat = () =>
     recordHeartbeat(db, taskId).catch((error) => helpers.logger.warn(`heartbeat of ${taskId} failed: ${error}`))
-  const heartbeat = setInterval(beat, getEnv().TASK_HEARTBEAT_MS)
+  const heartbeat = setInterval(beat, getWorkerEnv().TASK_HEARTBEAT_MS)
   try {
     const inputs = await loadInputs(task.input_keys)
     const started = task.started_at?.getTime() ?? Date.now()
@@ -131,7 +131,7 @@ async function settleFailure(
   if (error instanceof ProviderError && error.retryAfterMs !== undefined) {
     // Jitter spreads the waiting jobs, so they do not all come back in the same instant.
     const delayMs = error.retryAfterMs + Math.round(Math.random() * 1000)
-    const outcome = await waitForRoom(db, later(delayMs), getEnv().TASK_MAX_WAIT_MS)
+    const outcome = await waitForRoom(db, later(delayMs), getWorkerEnv().TASK_MAX_WAIT_MS)
     const next = outcome === 'waiting' ? `Next try in ${delayMs} ms.` : 'Waited too long: failed and refunded.'
     helpers.logger.info(`task ${taskId}: ${error.message} ${next}`)
     return

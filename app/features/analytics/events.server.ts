@@ -1,8 +1,8 @@
 import { isbot } from 'isbot'
-import type { PaymentProof } from '#app/utils/db-schema.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import { lookupLocation } from '#app/utils/geo.server.ts'
-import { getClientAddress } from '#app/utils/client-address.server.ts'
+import type { PaymentProof } from '#platform/db-schema.ts'
+import { getDb } from '#platform/db.server.ts'
+import { lookupLocation } from '#platform/geo.server.ts'
+import { getClientAddress } from '#platform/client-address.server.ts'
 import { PAGE_VIEW_BEACON_PATH } from './beacon.ts'
 import { onApiAnswer } from '#app/utils/api.server.ts'
 

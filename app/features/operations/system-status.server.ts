@@ -5,10 +5,10 @@
  * visit (and each 10 s refresh): a few grouped counts over the last day's tasks.
  */
 import { sql } from 'kysely'
-import { buildVersion } from '#app/utils/build-version.server.ts'
-import type { DB } from '#app/utils/db.server.ts'
-import type { TaskKind } from '#app/utils/db-schema.ts'
-import { getEnv } from '#app/utils/env.server.ts'
+import { buildVersion } from '#platform/build-version.server.ts'
+import type { DB } from '#platform/db.server.ts'
+import type { TaskKind } from '#platform/db-schema.ts'
+import { getEnv } from '#platform/env.server.ts'
 import { listProviderChecks } from '#app/features/generation/provider-checks.server.ts'
 import { listLiveWorkers } from './worker-processes.server.ts'
 

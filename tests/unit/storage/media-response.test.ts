@@ -2,8 +2,8 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { mediaResponse, parseRange, safeDownloadName } from '#app/utils/media-response.server.ts'
-import type { MediaStorage } from '#app/utils/storage.server.ts'
-import { createLocalStorage, mediaKey } from '#app/utils/storage.server.ts'
+import type { MediaStorage } from '#platform/storage.server.ts'
+import { createLocalStorage, mediaKey } from '#platform/storage.server.ts'
 
 const video = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 256))
 const key = mediaKey('videos', video, 'mp4')

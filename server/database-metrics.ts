@@ -7,9 +7,9 @@
  */
 import { sql } from 'kysely'
 import { Counter, Gauge, type Registry } from 'prom-client'
-import type { DB } from '#app/utils/db.server.ts'
-import type { TaskKind } from '#app/utils/db-schema.ts'
-import type { Metrics } from '#app/utils/metrics.server.ts'
+import type { DB } from '#platform/db.server.ts'
+import type { TaskKind } from '#platform/db-schema.ts'
+import type { Metrics } from '#platform/metrics.server.ts'
 
 const kinds: TaskKind[] = ['image', 'video']
 const proofStatuses = ['pending', 'approved', 'rejected'] as const

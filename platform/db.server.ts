@@ -23,8 +23,11 @@ export function createDb(pool: pg.Pool): DB {
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
 }
 
+/** Connections a process opens at most, unless it asks for more (the worker: setSharedPoolSize). */
+export const DEFAULT_POOL_SIZE = 10
+
 let shared: { pool: pg.Pool; db: DB } | undefined
-let sharedPoolSize = 10
+let sharedPoolSize = DEFAULT_POOL_SIZE
 
 /** The worker needs more connections than the web (each of its lanes listens on one); call before first use. */
 export function setSharedPoolSize(max: number) {
