@@ -1,5 +1,6 @@
 // `npm start`: the whole app on one machine — an embedded PostgreSQL (unless DATABASE_URL is set),
-// migrations and default data, then the web and worker processes. Ctrl-C stops all of them.
+// migrations and default data, then the web and worker processes. Ctrl-C stops all of them; a
+// child that exits on its own is started again.
 import { type ChildProcess, spawn } from 'node:child_process'
 import path from 'node:path'
 import { parseEnv } from '#app/utils/env.server.ts'
@@ -35,12 +36,23 @@ async function shutdown(code: number) {
   process.exit(code)
 }
 
-function launch(name: string, script: string) {
+/** A child that ran this long before exiting is restarted after 1 s; one that keeps crashing backs off up to 30 s. */
+const HEALTHY_RUN_MS = 60_000
+const MAX_RESTART_DELAY_MS = 30_000
+
+/** Starts a child, and starts it again (with backoff, logged) whenever it exits without being asked to. */
+function launch(name: string, script: string, crashes = 0) {
+  const started = Date.now()
   const child = spawn(process.execPath, [script], { stdio: 'inherit', env: { ...processDefaults, ...process.env } })
   child.on('exit', (code, signal) => {
+    children.splice(children.indexOf(child), 1)
     if (stopping) return
-    console.error(`[start] the ${name} process exited (${signal ?? code}); stopping everything`)
-    void shutdown(1)
+    const inARow = Date.now() - started > HEALTHY_RUN_MS ? 0 : crashes + 1
+    const delay = Math.min(1000 * 2 ** Math.max(0, inARow - 1), MAX_RESTART_DELAY_MS)
+    console.error(`[start] the ${name} process exited (${signal ?? code}); restarting it in ${delay / 1000} s`)
+    setTimeout(() => {
+      if (!stopping) launch(name, script, inARow)
+    }, delay)
   })
   children.push(child)
 }

@@ -1,21 +1,27 @@
 // The worker process: runs generation, email and maintenance jobs from graphile-worker's queue, in
 // lanes of their own (worker/lanes.ts), so that no kind of job can keep another waiting.
 import { run } from 'graphile-worker'
-import { closeDb, getDb, getPool, setSharedPoolSize } from '#app/utils/db.server.ts'
+import { closeDb, getDb, getPool, setSharedPoolFactory, setSharedPoolSize } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
-import { graphileLogger, initLogging } from '#app/utils/logger.server.ts'
+import { initLogging } from '#app/utils/logger.server.ts'
 import { exitOnStartupError } from '#app/utils/startup.server.ts'
 import { lanes } from './lanes.ts'
 import { startWorkerOperations } from './operations.ts'
+import { outageAwareGraphileLogger, surviveDatabaseOutages } from './outage-guard.ts'
+import { createPatientPool } from './patient-pool.ts'
 import { checkAndRecord } from './providers/check.ts'
 
 initLogging('worker')
+surviveDatabaseOutages()
 
 try {
   const env = getEnv()
   // A listening connection per lane, and room for the running jobs' short queries.
   setSharedPoolSize(20)
-  await getPool().query('SELECT 1')
+  // A database outage pauses the worker rather than failing it, from start-up on (patient-pool.ts).
+  setSharedPoolFactory(createPatientPool)
+  const first = await getPool().connect()
+  first.release()
   const workerLanes = lanes(env)
   const runners = await Promise.all(
     workerLanes.map((lane) =>
@@ -24,7 +30,7 @@ try {
         concurrency: lane.concurrency,
         taskList: lane.taskList,
         crontab: lane.crontab,
-        logger: graphileLogger,
+        logger: outageAwareGraphileLogger,
         noHandleSignals: true,
         pollInterval: 1000,
         gracefulShutdownAbortTimeout: env.WORKER_SHUTDOWN_GRACE_MS,
@@ -43,6 +49,9 @@ try {
     if (stopping) return
     stopping = true
     console.log(`[worker] ${signal}: finishing running jobs`)
+    // Past the grace period (jobs released) and a margin, e.g. with the database away: go anyway;
+    // task recovery hands on whatever is still marked running.
+    setTimeout(() => process.exit(0), env.WORKER_SHUTDOWN_GRACE_MS + 10_000).unref()
     await Promise.all(runners.map((runner) => runner.stop()))
     await operations.stop()
     await closeDb()

@@ -18,8 +18,9 @@ import {
 import type { GenerationTask } from '#app/utils/db-schema.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
-import { contentTypeForKey, getMediaBytes, getStorage, mediaKey } from '#app/utils/storage.server.ts'
+import { contentTypeForKey, getMediaBytes, getStorage } from '#app/utils/storage.server.ts'
 import { failureOutcome, observeTaskFinished, observeTaskStarted } from '#worker/task-metrics.ts'
+import { findStoredResult, storeResult } from './task-results.ts'
 import {
   ProviderError,
   type GeneratedMedia,
@@ -48,20 +49,14 @@ export interface GenerationJob {
 
 const payloadSchema = z.object({ taskId: z.string().uuid() })
 
-const extensions: Record<string, string> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/webp': 'webp',
-  'video/mp4': 'mp4',
-}
-
 const INTERNAL_FAILURE = 'Something went wrong while generating. Please try again.'
 /** A timed-out call may have been billed: it is tried once more, then the task fails. */
 const MAX_TIMED_OUT_CALLS = 2
 
 /**
  * Runs one attempt of a generation task: processing with a heartbeat, the provider with its
- * progress written to the row, the result stored under a content-hashed key, completed.
+ * progress written to the row, the result stored under the task's result key before the task is
+ * completed (task-results.ts); an attempt that finds a stored result skips the provider.
  * Waiting (no room at the provider, a 429, an operation still rendering) re-schedules the job and
  * frees the slot (see task-waits.server.ts). A retryable failure puts the task back in the queue
  * and throws, so graphile-worker retries with its backoff; a final one (a refusal, bad input, an
@@ -87,23 +82,26 @@ export async function runGeneration(payload: unknown, helpers: JobHelpers, job: 
     recordHeartbeat(db, taskId).catch((error) => helpers.logger.warn(`heartbeat of ${taskId} failed: ${error}`))
   const heartbeat = setInterval(beat, getEnv().TASK_HEARTBEAT_MS)
   try {
-    const inputs = await loadInputs(task.input_keys)
-    const started = task.started_at?.getTime() ?? Date.now()
-    const result = await job.produce(task, inputs, {
-      signal: helpers.abortSignal,
-      onProgress: (percent) => recordProgress(db, taskId, percent),
-      elapsedMs: Math.max(0, Date.now() - started - task.waited_ms),
-    })
-    if ('checkAgainInMs' in result) {
-      await checkAgainLater(db, later(result.checkAgainInMs))
-      return
+    let key = await findStoredResult(taskId)
+    if (key) helpers.logger.info(`task ${taskId}: using the result an earlier attempt received`)
+    else {
+      const inputs = await loadInputs(task.input_keys)
+      const started = task.started_at?.getTime() ?? Date.now()
+      const result = await job.produce(task, inputs, {
+        signal: helpers.abortSignal,
+        onProgress: (percent) => recordProgress(db, taskId, percent),
+        elapsedMs: Math.max(0, Date.now() - started - task.waited_ms),
+      })
+      if ('checkAgainInMs' in result) {
+        await checkAgainLater(db, later(result.checkAgainInMs))
+        return
+      }
+      key = await storeResult(taskId, result)
     }
-    const key = await storeResult(taskId, result)
     const completed = await completeTask(db, taskId, key)
     if (completed) observeTaskFinished(task, 'completed')
     else if ((await findResultKey(db, taskId)) !== key) {
-      // Recovery gave up on this attempt and refunded it meanwhile, or a second run finished first
-      // with other bytes: nothing points at this result. (Same bytes, same key: keep it.)
+      // Recovery gave up on this attempt and refunded it meanwhile: nothing points at this result.
       await getStorage().delete(key)
     }
   } catch (error) {
@@ -176,12 +174,4 @@ async function loadInputs(keys: string[]): Promise<ImageInput[]> {
       return { bytes, mimeType: contentTypeForKey(key) as ImageMimeType }
     }),
   )
-}
-
-async function storeResult(taskId: string, media: GeneratedMedia) {
-  const ext = extensions[media.mimeType]
-  if (!ext) throw new ProviderError('The provider answered with an unsupported file type.', { retryable: false })
-  const key = mediaKey(`tasks/${taskId}`, media.bytes, ext)
-  await getStorage().put(key, media.bytes, media.mimeType)
-  return key
 }
