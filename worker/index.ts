@@ -1,7 +1,14 @@
 // The worker process: runs generation, email and maintenance jobs from graphile-worker's queue, in
 // lanes of their own (worker/lanes.ts), so that no kind of job can keep another waiting.
 import { run } from 'graphile-worker'
-import { closeDb, getDb, getPool, setSharedPoolFactory, setSharedPoolSize } from '#app/utils/db.server.ts'
+import {
+  closeDb,
+  getDb,
+  getPool,
+  setSharedPoolFactory,
+  setSharedPoolSize,
+  waitForDatabase,
+} from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { initLogging } from '#app/utils/logger.server.ts'
 import { exitOnStartupError } from '#app/utils/startup.server.ts'
@@ -20,8 +27,7 @@ try {
   setSharedPoolSize(20)
   // A database outage pauses the worker rather than failing it, from start-up on (patient-pool.ts).
   setSharedPoolFactory(createPatientPool)
-  const first = await getPool().connect()
-  first.release()
+  await waitForDatabase()
   const workerLanes = lanes(env)
   const runners = await Promise.all(
     workerLanes.map((lane) =>

@@ -1,10 +1,6 @@
 import type pg from 'pg'
 import { createPool } from '#app/utils/db.server.ts'
-import {
-  isDatabaseUnreachable,
-  noteDatabaseReachable,
-  noteDatabaseUnreachable,
-} from '#app/utils/database-outage.server.ts'
+import { isDatabaseUnreachable, noteDatabaseUnreachable } from '#app/utils/database-outage.server.ts'
 
 const MAX_WAIT_BETWEEN_TRIES_MS = 2_000
 
@@ -22,9 +18,7 @@ export function createPatientPool(connectionString: string, max?: number): pg.Po
   async function connectWhenReachable(): Promise<pg.PoolClient> {
     for (let attempt = 0; ; attempt++) {
       try {
-        const client = await connectNow()
-        noteDatabaseReachable()
-        return client
+        return await connectNow()
       } catch (error) {
         if (pool.ending || !isDatabaseUnreachable(error)) throw error
         noteDatabaseUnreachable('worker pool', error)

@@ -1,3 +1,4 @@
+import type { LogEvent } from 'kysely'
 import { HttpError } from './http.server.ts'
 import { getLogger } from './logger.server.ts'
 import { getMetrics } from './metrics.server.ts'
@@ -77,12 +78,20 @@ export function noteDatabaseUnreachable(source: string, error: unknown) {
   getLogger().error({ source, reason }, 'database unreachable; waiting for it to come back (logged once per outage)')
 }
 
-export function noteDatabaseReachable() {
-  if (unreachableSince === null) return
+/** A query that started at `queryStartedAt` succeeded: an outage that began before it is over. */
+export function noteDatabaseReachable(queryStartedAt: number) {
+  // A query already under way when the outage began may still answer: that ends nothing.
+  if (unreachableSince === null || queryStartedAt < unreachableSince) return
   const seconds = Math.round((Date.now() - unreachableSince) / 100) / 10
   unreachableSince = null
   getMetrics().databaseUnreachable.set(0)
   getLogger().warn({ outageSeconds: seconds }, `database reachable again after ${seconds} s`)
+}
+
+/** Kysely's query log: every query tells whether the database answers. */
+export function observeQuery(event: LogEvent) {
+  if (event.level === 'query') noteDatabaseReachable(Date.now() - event.queryDurationMillis)
+  else if (isDatabaseUnreachable(event.error)) noteDatabaseUnreachable('query', event.error)
 }
 
 /** For a pg pool's 'error' events (an idle connection dropped): an outage is noted once, anything else logged. */

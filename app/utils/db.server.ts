@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect, type Transaction } from 'kysely'
 import pg from 'pg'
-import { noteDatabaseReachable, reportPoolError } from './database-outage.server.ts'
+import { observeQuery, reportPoolError } from './database-outage.server.ts'
 import type { Database } from './db-schema.ts'
 import { EnvError, getEnv } from './env.server.ts'
 
@@ -16,15 +16,12 @@ export function createPool(connectionString: string, max = 10) {
   const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 5_000 })
   // A client losing its connection (database restart) must not crash the process; an outage is logged once.
   pool.on('error', reportPoolError)
-  pool.on('connect', (client) => {
-    noteDatabaseReachable()
-    client.on('error', reportPoolError)
-  })
+  pool.on('connect', (client) => client.on('error', reportPoolError))
   return pool
 }
 
 export function createDb(pool: pg.Pool): DB {
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: observeQuery })
 }
 
 let shared: { pool: pg.Pool; db: DB } | undefined
@@ -57,6 +54,12 @@ export function getDb(): DB {
 export function getPool(): pg.Pool {
   shared ??= connect()
   return shared.pool
+}
+
+/** Resolves once a connection can be had (at once in the web; the worker's pool waits out an outage). */
+export async function waitForDatabase() {
+  const client = await getPool().connect()
+  client.release()
 }
 
 export async function closeDb() {

@@ -16,7 +16,8 @@ import {
   startTaskAttempt,
 } from '#app/features/generation/tasks.server.ts'
 import type { GenerationTask } from '#app/utils/db-schema.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { isDatabaseUnreachable } from '#app/utils/database-outage.server.ts'
+import { getDb, waitForDatabase } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { contentTypeForKey, getMediaBytes, getStorage } from '#app/utils/storage.server.ts'
 import { failureOutcome, observeTaskFinished, observeTaskStarted } from '#worker/task-metrics.ts'
@@ -50,6 +51,8 @@ export interface GenerationJob {
 const payloadSchema = z.object({ taskId: z.string().uuid() })
 
 const INTERNAL_FAILURE = 'Something went wrong while generating. Please try again.'
+/** Progress is for show: a provider's answer is never held back longer than this for its write. */
+const PROGRESS_WAIT_MS = 1_000
 /** A timed-out call may have been billed: it is tried once more, then the task fails. */
 const MAX_TIMED_OUT_CALLS = 2
 
@@ -61,9 +64,25 @@ const MAX_TIMED_OUT_CALLS = 2
  * frees the slot (see task-waits.server.ts). A retryable failure puts the task back in the queue
  * and throws, so graphile-worker retries with its backoff; a final one (a refusal, bad input, an
  * exhausted quota, a second timeout, or the last attempt) fails the task and refunds it.
+ *
+ * A database that goes away mid-attempt is no failure: the attempt waits for it and runs again in
+ * the same job (finding its stored result, if the provider had answered), so graphile-worker never
+ * has to record a failure while the database is unreachable.
  */
 export async function runGeneration(payload: unknown, helpers: JobHelpers, job: GenerationJob) {
   const { taskId } = payloadSchema.parse(payload)
+  for (;;) {
+    try {
+      return await runAttempt(taskId, helpers, job)
+    } catch (error) {
+      if (!isDatabaseUnreachable(error) || helpers.abortSignal.aborted) throw error
+      helpers.logger.warn(`task ${taskId}: the database went away during the attempt; resuming when it is back`)
+      await waitForDatabase()
+    }
+  }
+}
+
+async function runAttempt(taskId: string, helpers: JobHelpers, job: GenerationJob) {
   const db = getDb()
   const task = await startTaskAttempt(db, taskId, job.providerName)
   if (!task) {
@@ -89,7 +108,7 @@ export async function runGeneration(payload: unknown, helpers: JobHelpers, job: 
       const started = task.started_at?.getTime() ?? Date.now()
       const result = await job.produce(task, inputs, {
         signal: helpers.abortSignal,
-        onProgress: (percent) => recordProgress(db, taskId, percent),
+        onProgress: (percent) => atMost(PROGRESS_WAIT_MS, recordProgress(db, taskId, percent)),
         elapsedMs: Math.max(0, Date.now() - started - task.waited_ms),
       })
       if ('checkAgainInMs' in result) {
@@ -105,6 +124,7 @@ export async function runGeneration(payload: unknown, helpers: JobHelpers, job: 
       await getStorage().delete(key)
     }
   } catch (error) {
+    if (isDatabaseUnreachable(error)) throw error
     await settleFailure(error, { task, helpers, job, later })
   } finally {
     clearInterval(heartbeat)
@@ -174,4 +194,12 @@ async function loadInputs(keys: string[]): Promise<ImageInput[]> {
       return { bytes, mimeType: contentTypeForKey(key) as ImageMimeType }
     }),
   )
+}
+
+/** Waits for `write` at most `ms`; a failed write is the heartbeat's to repeat, never the attempt's failure. */
+async function atMost(ms: number, write: Promise<void>) {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))
+  await Promise.race([write.catch(() => {}), late])
+  clearTimeout(timer)
 }
