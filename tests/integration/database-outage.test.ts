@@ -1,5 +1,7 @@
 import { sql } from 'kysely'
+import { registerDatabaseMetrics } from '#app/features/operations/database-metrics.server.ts'
 import { closeDb, getDb } from '#app/utils/db.server.ts'
+import { getMetrics } from '#app/utils/metrics.server.ts'
 import { startOpenAiFake } from '#tests/fakes/openai.ts'
 import { createTestUser } from '#tests/helpers/app.ts'
 import { balanceAndLedgerSum, petPhoto, photoFile, taskRow, withOwnDataDir } from '#tests/helpers/generation.ts'
@@ -12,6 +14,7 @@ withOwnDataDir()
 const database = await startOwnDatabase('outage')
 const openai = await startOpenAiFake({ latencyMs: 2_000 })
 const web = await startWebServer()
+registerDatabaseMetrics(getMetrics(), getDb())
 const workerEnv = {
   IMAGE_PROVIDER: 'openai',
   OPENAI_BASE_URL: openai.baseUrl,
@@ -123,6 +126,8 @@ test('an immediate database shutdown under load: no process dies, /api answers 5
       expect(answer.ms, answer.what).toBeLessThan(5_000)
     }
     for (const worker of workers) expect(worker.child.exitCode).toBeNull()
+    // The web's scrape still works, and says so.
+    expect(await getMetrics().registry.metrics()).toMatch(/^pawtrait_database_unreachable 1$/m)
 
     await database.start()
     const back = Date.now()
@@ -138,6 +143,7 @@ test('an immediate database shutdown under load: no process dies, /api answers 5
 
     await expectSettledExactly(submitted)
     expect((await api('/api/auth/me', { headers: { 'x-auth-token': user.token } })).status).toBe(200)
+    expect(await getMetrics().registry.metrics()).toMatch(/^pawtrait_database_unreachable 0$/m)
     for (const worker of workers) {
       expect(worker.child.exitCode, worker.output.join('')).toBeNull()
       expect(worker.child.signalCode).toBeNull()
