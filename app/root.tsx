@@ -11,6 +11,7 @@ import {
   useRouteError,
 } from '@remix-run/react'
 import type { ReactNode } from 'react'
+import { unavailable } from '#app/components/error-boundary.tsx'
 import { PageViewBeacon } from '#app/components/page-view-beacon.tsx'
 import { SiteHeader } from '#app/components/site-header.tsx'
 import { TaskSidebar } from '#app/components/task-sidebar.tsx'
@@ -75,11 +76,7 @@ export default function App() {
 
 const errorPages: Record<number, { title: string; text: string }> = {
   404: { title: 'Page not found', text: 'The page you are looking for does not exist.' },
-  // The database is briefly out of reach (a failover or a restart): server/outage-routes.ts.
-  503: {
-    title: 'Briefly unavailable',
-    text: 'Pawtrait is briefly unavailable. Please try again in a few seconds.',
-  },
+  503: unavailable,
   500: { title: 'Something went wrong', text: 'An unexpected error occurred. Please try again later.' },
 }
 

@@ -11,7 +11,7 @@ import { apiRequestHandler } from './api-router.ts'
 import { rejectCrossSiteRequests } from './csrf.ts'
 import { closeAfterEarlyAnswers } from './early-answers.ts'
 import { answerExpressErrors } from './express-errors.ts'
-import { answerOutagesWith503 } from './outage-routes.ts'
+import { answerOutagesWith503, retryAfterOn503 } from './outage-routes.ts'
 import { instrumentRoutes, logRequests, markUnmatched } from './request-log.ts'
 
 /** Where each request's log line and duration go (the process's logger, the metrics or none). */
@@ -46,7 +46,7 @@ export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, ob
   })
   app.use(rejectCrossSiteRequests(env.PUBLIC_URL))
   app.all(['/api', '/api/*'], apiRequestHandler(build, env.NODE_ENV))
-  app.all('*', createRequestHandler({ build, mode: env.NODE_ENV }))
+  app.all('*', retryAfterOn503, createRequestHandler({ build, mode: env.NODE_ENV }))
   app.use(answerExpressErrors)
   return app
 }

@@ -1,5 +1,6 @@
 import { json, type ServerBuild } from '@remix-run/node'
-import { asServiceUnavailable } from '#app/utils/database-outage.server.ts'
+import type { RequestHandler } from 'express'
+import { RETRY_AFTER_SECONDS, asServiceUnavailable } from '#app/utils/database-outage.server.ts'
 
 type RouteModule = ServerBuild['routes'][string]['module']
 
@@ -31,4 +32,19 @@ function guarded<Args, Result>(handler: (args: Args) => Promise<Result> | Result
       throw json({ message: unavailable.message }, { status: unavailable.status, headers: unavailable.headers })
     }
   }
+}
+
+/**
+ * Remix renders a page's thrown 503 without the thrown response's headers: every 503 answer that
+ * lacks `Retry-After` gets it here, just before its headers go out.
+ */
+export const retryAfterOn503: RequestHandler = (_req, res, next) => {
+  const writeHead = res.writeHead
+  res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
+    if ((args[0] ?? this.statusCode) === 503 && !this.hasHeader('Retry-After')) {
+      this.setHeader('Retry-After', String(RETRY_AFTER_SECONDS))
+    }
+    return writeHead.apply(this, args)
+  } as typeof writeHead
+  next()
 }

@@ -67,11 +67,13 @@ export function asServiceUnavailable(error: unknown): HttpError | null {
   return serviceUnavailable()
 }
 
-let unreachableSince: number | null = null
+// On globalThis, as the logger and the metrics: the web loads this module twice (server/ and the Remix build).
+const key = Symbol.for('pawtrait.databaseOutage')
+const state = ((globalThis as typeof globalThis & { [key]?: { since: number | null } })[key] ??= { since: null })
 
 export function noteDatabaseUnreachable(source: string, error: unknown) {
-  if (unreachableSince !== null) return
-  unreachableSince = Date.now()
+  if (state.since !== null) return
+  state.since = Date.now()
   getMetrics().databaseUnreachable.set(1)
   getMetrics().databaseOutages.inc()
   const reason = error instanceof Error ? error.message || (error as { code?: string }).code : String(error)
@@ -81,9 +83,9 @@ export function noteDatabaseUnreachable(source: string, error: unknown) {
 /** A query that started at `queryStartedAt` succeeded: an outage that began before it is over. */
 export function noteDatabaseReachable(queryStartedAt: number) {
   // A query already under way when the outage began may still answer: that ends nothing.
-  if (unreachableSince === null || queryStartedAt < unreachableSince) return
-  const seconds = Math.round((Date.now() - unreachableSince) / 100) / 10
-  unreachableSince = null
+  if (state.since === null || queryStartedAt < state.since) return
+  const seconds = Math.round((Date.now() - state.since) / 100) / 10
+  state.since = null
   getMetrics().databaseUnreachable.set(0)
   getLogger().warn({ outageSeconds: seconds }, `database reachable again after ${seconds} s`)
 }

@@ -1,6 +1,8 @@
+import type { AddressInfo } from 'node:net'
 import type { ServerBuild } from '@remix-run/node'
+import express from 'express'
 import { isDatabaseUnreachable, serviceUnavailable } from '#app/utils/database-outage.server.ts'
-import { answerOutagesWith503 } from '../../server/outage-routes.ts'
+import { answerOutagesWith503, retryAfterOn503 } from '../../server/outage-routes.ts'
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code })
 
@@ -51,4 +53,21 @@ test("a page's loader that finds the database away throws a 503 for the error bo
   await expect(buggy.routes.root.module.loader!(args)).rejects.toBe(bug)
   const fine = answerOutagesWith503(buildWith(() => ({ ok: true })))
   await expect(fine.routes.root.module.loader!(args)).resolves.toEqual({ ok: true })
+})
+
+test('a page answered 503 carries Retry-After; other answers do not', async () => {
+  const app = express()
+  app.get('/down', retryAfterOn503, (_req, res) => void res.status(503).send('<h1>Briefly unavailable</h1>'))
+  app.get('/up', retryAfterOn503, (_req, res) => void res.send('ok'))
+  const server = app.listen(0, '127.0.0.1')
+  await new Promise((resolve) => server.once('listening', resolve))
+  try {
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    const down = await fetch(`${origin}/down`)
+    expect(down.status).toBe(503)
+    expect(down.headers.get('retry-after')).toBe('5')
+    expect((await fetch(`${origin}/up`)).headers.get('retry-after')).toBeNull()
+  } finally {
+    server.close()
+  }
 })
