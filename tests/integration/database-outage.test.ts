@@ -6,6 +6,7 @@ import { startOpenAiFake } from '#tests/fakes/openai.ts'
 import { createTestUser } from '#tests/helpers/app.ts'
 import { balanceAndLedgerSum, petPhoto, photoFile, taskRow, withOwnDataDir } from '#tests/helpers/generation.ts'
 import { startOwnDatabase } from '#tests/helpers/own-database.ts'
+import { freePort } from '../../scripts/embedded-postgres.ts'
 import { startWebServer } from '#tests/helpers/web-server.ts'
 import { startWorker, waitFor } from '#tests/helpers/worker-process.ts'
 
@@ -86,7 +87,9 @@ const outageLines = (output: string[]) =>
 
 test('an immediate database shutdown under load: no process dies, /api answers 503 meanwhile, every task completes once', async () => {
   openai.requests.length = 0
-  const workers = [startWorker(workerEnv), startWorker(workerEnv)]
+  const metricsPort = await freePort()
+  const workers = [startWorker({ ...workerEnv, WORKER_METRICS_PORT: String(metricsPort) }), startWorker(workerEnv)]
+  const workerPort = (path: string) => fetch(`http://127.0.0.1:${metricsPort}${path}`)
   try {
     await Promise.all(workers.map((worker) => worker.ready()))
     const submitted = await submitTasks(4, 3)
@@ -126,6 +129,12 @@ test('an immediate database shutdown under load: no process dies, /api answers 5
       expect(answer.ms, answer.what).toBeLessThan(5_000)
     }
     for (const worker of workers) expect(worker.child.exitCode).toBeNull()
+    // The worker's operator port: alive, not ready, and its metrics say why.
+    expect((await workerPort('/healthz')).status).toBe(200)
+    const notReady = await workerPort('/readyz')
+    expect(notReady.status).toBe(503)
+    expect(await notReady.json()).toMatchObject({ checks: { database: 'failed', storage: 'ok' } })
+    expect(await (await workerPort('/metrics')).text()).toMatch(/^pawtrait_database_unreachable 1$/m)
     // The web's scrape still works, and says so.
     expect(await getMetrics().registry.metrics()).toMatch(/^pawtrait_database_unreachable 1$/m)
 
