@@ -1,14 +1,7 @@
 // The worker process: runs generation, email and maintenance jobs from graphile-worker's queue, in
 // lanes of their own (worker/lanes.ts), so that no kind of job can keep another waiting.
 import { run } from 'graphile-worker'
-import {
-  closeDb,
-  getDb,
-  getPool,
-  setSharedPoolFactory,
-  setSharedPoolSize,
-  waitForDatabase,
-} from '#app/utils/db.server.ts'
+import { closeDb, getDb, getPool, setSharedPoolFactory, setSharedPoolSize } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { initLogging } from '#app/utils/logger.server.ts'
 import { exitOnStartupError } from '#app/utils/startup.server.ts'
@@ -25,9 +18,11 @@ try {
   const env = getEnv()
   // A listening connection per lane, and room for the running jobs' short queries.
   setSharedPoolSize(20)
-  // A database outage pauses the worker rather than failing it, from start-up on (patient-pool.ts).
+  // Once running, a database outage pauses the worker rather than failing it (patient-pool.ts).
   setSharedPoolFactory(createPatientPool)
-  await waitForDatabase()
+  // At start-up an unreachable database is more likely a wrong DATABASE_URL: say so and exit (pg's
+  // pool.query does not wait); npm start and Fly start the process again.
+  await getPool().query('SELECT 1')
   const workerLanes = lanes(env)
   const runners = await Promise.all(
     workerLanes.map((lane) =>
