@@ -70,8 +70,9 @@ export async function benchOutage() {
         while (fake.requests.length < TASKS / 2) await sleep(20)
         await server.crash()
         await sleep(OUTAGE_MS)
-        server = await startEmbeddedPostgres(folder, 'postgres', port)
+        // Timed from the restart itself (crash recovery included): an upper bound of the wait.
         const back = performance.now()
+        server = await startEmbeddedPostgres(folder, 'pawtrait', port)
         const firstCompleted = await timeUntil(async () => {
           const row = await db
             .selectFrom('generation_tasks')
@@ -95,7 +96,7 @@ export async function benchOutage() {
           'requests answered 503 during the outage': answers.unavailable,
           'requests answered in all': answers.total,
           'slowest answer ms (target < 5000)': round(answers.slowestMs, 0),
-          's from the database return to the first completed task (target < 10)': round(firstCompleted / 1000, 1),
+          's from the database restart to the first completed task (target < 10)': round(firstCompleted / 1000, 1),
           'provider calls / tasks (target 1.00)': (fake.requests.length / ids.length).toFixed(2),
           'tasks failed (target 0)': Number(failed),
           'processes that died (target 0)': died.length,
