@@ -59,6 +59,16 @@ function createMetrics() {
       labelNames: ['provider', 'status'] as const,
       registers,
     }),
+    databaseUnreachable: new Gauge({
+      name: 'pawtrait_database_unreachable',
+      help: '1 while this process cannot reach PostgreSQL (an outage, platform/database-outage.server.ts), else 0',
+      registers,
+    }),
+    databaseOutages: new Counter({
+      name: 'pawtrait_database_outages_total',
+      help: 'Database outages this process noticed (each logged once)',
+      registers,
+    }),
     buildInfo: new Gauge({
       name: 'pawtrait_build_info',
       help: 'Always 1; the running build version is its label',

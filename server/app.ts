@@ -11,6 +11,7 @@ import { apiRequestHandler } from './api-router.ts'
 import { rejectCrossSiteRequests } from './csrf.ts'
 import { closeAfterEarlyAnswers } from './early-answers.ts'
 import { answerExpressErrors } from './express-errors.ts'
+import { answerOutagesWith503, retryAfterOn503 } from './outage-routes.ts'
 import { instrumentRoutes, logRequests, markUnmatched } from './request-log.ts'
 
 /** Where each request's log line and duration go (the process's logger, the metrics or none). */
@@ -26,7 +27,7 @@ export interface RequestObservers {
  */
 export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, observers?: RequestObservers) {
   // Loaders and actions note their route pattern for the log line and the metrics' route label.
-  const build = instrumentRoutes(remixBuild)
+  const build = answerOutagesWith503(instrumentRoutes(remixBuild))
   const app = express()
   app.disable('x-powered-by')
   app.set('trust proxy', true)
@@ -45,7 +46,7 @@ export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, ob
   })
   app.use(rejectCrossSiteRequests(env.PUBLIC_URL))
   app.all(['/api', '/api/*'], apiRequestHandler(build, env.NODE_ENV))
-  app.all('*', createRequestHandler({ build, mode: env.NODE_ENV }))
+  app.all('*', retryAfterOn503, createRequestHandler({ build, mode: env.NODE_ENV }))
   app.use(answerExpressErrors)
   return app
 }
