@@ -1,8 +1,9 @@
 import { PassThrough } from 'node:stream'
-import { createReadableStreamFromReadable, type EntryContext } from '@remix-run/node'
+import { type AppLoadContext, createReadableStreamFromReadable, type EntryContext } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
+import { NonceProvider } from '#app/components/nonce.tsx'
 import { recordPageView } from '#app/features/analytics/events.server.ts'
 
 const ABORT_DELAY_MS = 5_000
@@ -22,6 +23,7 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
+  loadContext: AppLoadContext,
 ) {
   if (request.method === 'GET' && responseStatusCode === 200) {
     recordPageView(request, { path: new URL(request.url).pathname, userId: signedInUserId(remixContext) })
@@ -38,9 +40,14 @@ export default function handleRequest(
       resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status }))
       pipe(body)
     }
+    // React's and Remix's inline scripts carry the request's CSP nonce (server/security-headers.ts).
+    const nonce = loadContext.cspNonce ?? ''
     const { pipe, abort } = renderToPipeableStream(
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} />,
+      <NonceProvider nonce={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} />
+      </NonceProvider>,
       {
+        nonce: nonce || undefined,
         onShellReady: waitForAll ? undefined : respond,
         onAllReady: waitForAll ? respond : undefined,
         onShellError: reject,

@@ -4,14 +4,17 @@ import { createRequestHandler } from '@remix-run/express'
 import compression from 'compression'
 import express from 'express'
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from '#app/utils/client-address.server.ts'
+import { CSP_REPORT_PATH } from '#app/utils/content-security-policy.server.ts'
 import type { Env } from '#app/utils/env.server.ts'
 import type { AppLogger } from '#app/utils/logger.server.ts'
 import type { Metrics } from '#app/utils/metrics.server.ts'
 import { apiRequestHandler } from './api-router.ts'
+import { cspReportEndpoint } from './csp-report.ts'
 import { rejectCrossSiteRequests } from './csrf.ts'
 import { closeAfterEarlyAnswers } from './early-answers.ts'
 import { answerExpressErrors } from './express-errors.ts'
 import { instrumentRoutes, logRequests, markUnmatched } from './request-log.ts'
+import { cspNonceOf, securityHeaders } from './security-headers.ts'
 
 /** Where each request's log line and duration go (the process's logger, the metrics or none). */
 export interface RequestObservers {
@@ -32,6 +35,7 @@ export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, ob
   app.set('trust proxy', true)
   if (observers) app.use(logRequests(observers.logger, observers.metrics))
   app.use(closeAfterEarlyAnswers())
+  app.use(securityHeaders(env))
   app.use(compression())
   // Fingerprinted bundles can be cached forever; other public files for an hour.
   app.use('/build', express.static(path.join(root, 'public/build'), { immutable: true, maxAge: '1y' }))
@@ -43,9 +47,13 @@ export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, ob
     req.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(req.socket.remoteAddress, req.headers, env.TRUST_PROXY)
     next()
   })
+  app.post(CSP_REPORT_PATH, cspReportEndpoint(observers?.metrics ?? null))
   app.use(rejectCrossSiteRequests(env.PUBLIC_URL))
   app.all(['/api', '/api/*'], apiRequestHandler(build, env.NODE_ENV))
-  app.all('*', createRequestHandler({ build, mode: env.NODE_ENV }))
+  app.all(
+    '*',
+    createRequestHandler({ build, mode: env.NODE_ENV, getLoadContext: (_req, res) => ({ cspNonce: cspNonceOf(res) }) }),
+  )
   app.use(answerExpressErrors)
   return app
 }

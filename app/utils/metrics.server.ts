@@ -61,6 +61,12 @@ function createMetrics() {
       labelNames: ['provider', 'status'] as const,
       registers,
     }),
+    cspViolations: new Counter({
+      name: 'pawtrait_csp_violations_total',
+      help: 'Content-Security-Policy violations browsers reported, by directive and disposition',
+      labelNames: ['directive', 'disposition'] as const,
+      registers,
+    }),
     buildInfo: new Gauge({
       name: 'pawtrait_build_info',
       help: 'Always 1; the running build version is its label',

@@ -1,0 +1,61 @@
+/**
+ * The Content-Security-Policy directives (decision 0020). Pages get a policy with a fresh nonce per
+ * request: only the site's own bundles and the inline scripts Remix and React render with that
+ * nonce may run. Every other answer (/api, media, static files) gets a policy that allows nothing,
+ * so a stored file opened directly can never run or load anything.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Env } from './env.server.ts'
+
+/** Where browsers send violation reports: `report-uri` takes the path, `report-to` the group name. */
+export const CSP_REPORT_PATH = '/csp-report'
+export const CSP_REPORT_GROUP = 'csp-endpoint'
+
+type PolicyEnv = Pick<Env, 'GOOGLE_AUTHORIZATION_URL' | 'PUBLIC_URL'>
+
+/** A source, or (helmet's form) a function answering one per request, such as the nonce's. */
+type Source = string | ((req: IncomingMessage, res: ServerResponse) => string)
+export type Directives = Record<string, Source[]>
+
+/** The pages' policy; `nonceSource` answers `'nonce-…'` for the request being answered. */
+export function documentDirectives(env: PolicyEnv, nonceSource: Source): Directives {
+  const self = "'self'"
+  return {
+    'default-src': [self],
+    'script-src': [self, nonceSource],
+    'script-src-attr': ["'none'"],
+    // Style sheets come from /build only. Server-rendered style attributes carry the analytics
+    // charts' computed bar sizes; an attribute cannot load or run anything (decision 0020).
+    'style-src': [self],
+    'style-src-attr': ["'unsafe-inline'"],
+    // data: is the profile page's avatar preview, blob: the generators' photo previews.
+    'img-src': [self, 'data:', 'blob:'],
+    'media-src': [self, 'blob:'],
+    'font-src': [self],
+    'connect-src': [self],
+    'frame-src': ["'none'"],
+    'object-src': ["'none'"],
+    'base-uri': [self],
+    'frame-ancestors': ["'none'"],
+    // The Google sign-in link leaves through a redirect; listed so a future form post may too.
+    'form-action': [self, new URL(env.GOOGLE_AUTHORIZATION_URL).origin],
+    ...(env.PUBLIC_URL?.startsWith('https:') ? { 'upgrade-insecure-requests': [] } : {}),
+    'report-uri': [CSP_REPORT_PATH],
+    'report-to': [CSP_REPORT_GROUP],
+  }
+}
+
+/** Everything but pages: nothing may load, run or frame the answer. */
+export const resourceDirectives: Directives = {
+  'default-src': ["'none'"],
+  'frame-ancestors': ["'none'"],
+  'report-uri': [CSP_REPORT_PATH],
+  'report-to': [CSP_REPORT_GROUP],
+}
+
+declare module '@remix-run/node' {
+  interface AppLoadContext {
+    /** This request's nonce, set by server/app.ts; absent where no express request is behind the render. */
+    cspNonce?: string
+  }
+}
