@@ -7,6 +7,7 @@ import {
   CSP_REPORT_GROUP,
   CSP_REPORT_PATH,
   documentDirectives,
+  isHttps,
   resourceDirectives,
 } from '#app/utils/content-security-policy.server.ts'
 import type { Env } from '#app/utils/env.server.ts'
@@ -51,20 +52,18 @@ export function securityHeaders(env: Env): RequestHandler[] {
     reportOnly,
     directives: documentDirectives(env, (_req, res) => `'nonce-${cspNonceOf(res)}'`),
   })
-  const resourcePolicy = contentSecurityPolicy({ useDefaults: false, reportOnly, directives: resourceDirectives })
+  const resourcePolicy = contentSecurityPolicy({ useDefaults: false, reportOnly, directives: resourceDirectives(env) })
   return [
     helmet({
       contentSecurityPolicy: false,
-      strictTransportSecurity: env.PUBLIC_URL?.startsWith('https:')
-        ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true }
-        : false,
+      strictTransportSecurity: isHttps(env) ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true } : false,
       xFrameOptions: { action: 'deny' },
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
       crossOriginOpenerPolicy: { policy: 'same-origin' },
     }),
     (req, res, next) => {
       res.setHeader('Permissions-Policy', PERMISSIONS_POLICY)
-      res.setHeader('Reporting-Endpoints', `${CSP_REPORT_GROUP}="${CSP_REPORT_PATH}"`)
+      if (isHttps(env)) res.setHeader('Reporting-Endpoints', `${CSP_REPORT_GROUP}="${CSP_REPORT_PATH}"`)
       res.locals.cspNonce = randomBytes(16).toString('base64')
       onHeaders(res, () => {
         if (/^text\/html\b/i.test(String(res.getHeader('Content-Type') ?? ''))) {

@@ -39,18 +39,28 @@ export function documentDirectives(env: PolicyEnv, nonceSource: Source): Directi
     'frame-ancestors': ["'none'"],
     // The Google sign-in link leaves through a redirect; listed so a future form post may too.
     'form-action': [self, new URL(env.GOOGLE_AUTHORIZATION_URL).origin],
-    ...(env.PUBLIC_URL?.startsWith('https:') ? { 'upgrade-insecure-requests': [] } : {}),
-    'report-uri': [CSP_REPORT_PATH],
-    'report-to': [CSP_REPORT_GROUP],
+    ...(isHttps(env) ? { 'upgrade-insecure-requests': [] } : {}),
+    ...reportingDirectives(env),
   }
 }
 
 /** Everything but pages: nothing may load, run or frame the answer. */
-export const resourceDirectives: Directives = {
-  'default-src': ["'none'"],
-  'frame-ancestors': ["'none'"],
-  'report-uri': [CSP_REPORT_PATH],
-  'report-to': [CSP_REPORT_GROUP],
+export function resourceDirectives(env: PolicyEnv): Directives {
+  return { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"], ...reportingDirectives(env) }
+}
+
+export const isHttps = (env: Pick<Env, 'PUBLIC_URL'>) => Boolean(env.PUBLIC_URL?.startsWith('https:'))
+
+/**
+ * Chromium honours `report-to` (the Reporting API, batched) only on https and then ignores
+ * `report-uri`; on http it would send nothing at all. So `report-to` is named on https only;
+ * `report-uri` is for the other browsers and for http (local runs, the e2e tests).
+ */
+function reportingDirectives(env: PolicyEnv): Directives {
+  return {
+    'report-uri': [CSP_REPORT_PATH],
+    ...(isHttps(env) ? { 'report-to': [CSP_REPORT_GROUP] } : {}),
+  }
 }
 
 declare module '@remix-run/node' {
