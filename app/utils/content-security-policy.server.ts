@@ -24,10 +24,9 @@ export function documentDirectives(env: PolicyEnv, nonceSource: Source): Directi
     'default-src': [self],
     'script-src': [self, nonceSource],
     'script-src-attr': ["'none'"],
-    // Style sheets come from /build only. Server-rendered style attributes carry the analytics
-    // charts' computed bar sizes; an attribute cannot load or run anything (decision 0020).
+    // Style sheets come from /build only, and no inline style is needed (decision 0020): React
+    // sets the style props of client-rendered elements (recharts) through the DOM, which CSP allows.
     'style-src': [self],
-    'style-src-attr': ["'unsafe-inline'"],
     // data: is the profile page's avatar preview, blob: the generators' photo previews.
     'img-src': [self, 'data:', 'blob:'],
     'media-src': [self, 'blob:'],
