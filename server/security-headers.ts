@@ -66,6 +66,9 @@ export function securityHeaders(env: Env): RequestHandler[] {
       if (isHttps(env)) res.setHeader('Reporting-Endpoints', `${CSP_REPORT_GROUP}="${CSP_REPORT_PATH}"`)
       res.locals.cspNonce = randomBytes(16).toString('base64')
       onHeaders(res, () => {
+        // A route's own Referrer-Policy (auth.callback's no-referrer) replaces the default, not joins it.
+        const referrerPolicy = res.getHeader('Referrer-Policy')
+        if (Array.isArray(referrerPolicy)) res.setHeader('Referrer-Policy', referrerPolicy.at(-1) ?? '')
         if (/^text\/html\b/i.test(String(res.getHeader('Content-Type') ?? ''))) {
           res.setHeader('Cache-Control', 'no-store')
           documentPolicy(req, res, noop)

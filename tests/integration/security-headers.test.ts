@@ -1,6 +1,7 @@
 import type { ServerBuild } from '@remix-run/node'
 import * as entryServer from '#app/entry.server.tsx'
 import * as root from '#app/root.tsx'
+import * as authCallback from '#app/routes/auth.callback.tsx'
 import * as contactPage from '#app/routes/contact.tsx'
 import * as mediaRoute from '#app/routes/media.$.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -18,6 +19,12 @@ async function pageBuild(): Promise<ServerBuild> {
   const pageRoutes = {
     root: { id: 'root', path: '', module: root },
     'routes/contact': { id: 'routes/contact', parentId: 'root', path: 'contact', module: contactPage },
+    'routes/auth.callback': {
+      id: 'routes/auth.callback',
+      parentId: 'root',
+      path: 'auth/callback',
+      module: authCallback,
+    },
     'routes/media.$': { id: 'routes/media.$', parentId: 'root', path: 'media/*', module: mediaRoute },
   }
   const manifestRoute = (id: string, path: string, parentId?: string) => ({
@@ -39,7 +46,11 @@ async function pageBuild(): Promise<ServerBuild> {
     assets: {
       ...build.assets,
       entry: { module: '/build/entry.client.js', imports: [] },
-      routes: { root: manifestRoute('root', ''), 'routes/contact': manifestRoute('routes/contact', 'contact', 'root') },
+      routes: {
+        root: manifestRoute('root', ''),
+        'routes/contact': manifestRoute('routes/contact', 'contact', 'root'),
+        'routes/auth.callback': manifestRoute('routes/auth.callback', 'auth/callback', 'root'),
+      },
     },
   } as unknown as ServerBuild
 }
@@ -108,6 +119,13 @@ describe('every answer', () => {
     const secondNonce = nonceOf(second.headers.get('content-security-policy') ?? '')
     expect(secondNonce).toBeDefined()
     expect(secondNonce).not.toBe(nonce)
+  })
+
+  test("a page's own Referrer-Policy replaces the default: the sign-in callback with a token in its address", async () => {
+    const response = await fetch(`${server.origin}/auth/callback?token=secret`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer')
+    expect(response.headers.get('content-security-policy')).toContain("'nonce-")
   })
 
   test('an /api answer, a media answer and a static file: the base headers and a policy that allows nothing, no nonce', async () => {
