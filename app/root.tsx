@@ -12,6 +12,7 @@ import {
 } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { unavailable } from '#app/components/error-boundary.tsx'
+import { useNonce } from '#app/components/nonce.tsx'
 import { PageViewBeacon } from '#app/components/page-view-beacon.tsx'
 import { SiteHeader } from '#app/components/site-header.tsx'
 import { TaskSidebar } from '#app/components/task-sidebar.tsx'
@@ -44,6 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 function Document({ children }: { children: ReactNode }) {
+  const nonce = useNonce()
   return (
     <html lang="en">
       <head>
@@ -54,8 +56,8 @@ function Document({ children }: { children: ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   )

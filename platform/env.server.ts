@@ -45,6 +45,8 @@ export const sharedFields = z.object({
   ANALYTICS_RAW_RETENTION_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional()),
   // 'fly': the app runs behind Fly's proxy, so its Fly-Client-IP header names the client.
   TRUST_PROXY: z.enum(['none', 'fly']).default('none'),
+  // 'on': the Content-Security-Policy is only reported, not enforced (a safe roll-out).
+  CSP_REPORT_ONLY: onOff('off'),
 
   EMAIL_VERIFICATION: onOff('off'),
   REGISTRATIONS_PER_IP_PER_HOUR: positiveInt(5),

@@ -69,6 +69,12 @@ function createMetrics() {
       help: 'Database outages this process noticed (each logged once)',
       registers,
     }),
+    cspViolations: new Counter({
+      name: 'pawtrait_csp_violations_total',
+      help: 'Content-Security-Policy violations browsers reported, by directive and disposition',
+      labelNames: ['directive', 'disposition'] as const,
+      registers,
+    }),
     buildInfo: new Gauge({
       name: 'pawtrait_build_info',
       help: 'Always 1; the running build version is its label',

@@ -8,11 +8,13 @@ import type { Env } from '#platform/env.server.ts'
 import type { AppLogger } from '#platform/logger.server.ts'
 import type { Metrics } from '#platform/metrics.server.ts'
 import { apiRequestHandler } from './api-router.ts'
+import { CSP_REPORT_PATH } from './content-security-policy.ts'
 import { rejectCrossSiteRequests } from './csrf.ts'
 import { closeAfterEarlyAnswers } from './early-answers.ts'
 import { answerExpressErrors } from './express-errors.ts'
 import { answerOutagesWith503, retryAfterOn503 } from './outage-routes.ts'
 import { instrumentRoutes, logRequests, markUnmatched } from './request-log.ts'
+import { cspNonceOf, securityHeaders } from './security-headers.ts'
 
 /** Where each request's log line and duration go (the process's logger, the metrics or none). */
 export interface RequestObservers {
@@ -33,6 +35,7 @@ export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, ob
   app.set('trust proxy', true)
   if (observers) app.use(logRequests(observers.logger, observers.metrics))
   app.use(closeAfterEarlyAnswers())
+  app.use(securityHeaders(env))
   app.use(compression())
   // Fingerprinted bundles can be cached forever; other public files for an hour.
   app.use('/build', express.static(path.join(root, 'public/build'), { immutable: true, maxAge: '1y' }))
@@ -44,9 +47,14 @@ export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, ob
     req.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(req.socket.remoteAddress, req.headers, env.TRUST_PROXY)
     next()
   })
-  app.use(rejectCrossSiteRequests(env.PUBLIC_URL))
+  // Browsers send CSP reports without cookies and with no Origin we could vouch for (app/routes/csp-report.ts).
+  app.use(rejectCrossSiteRequests(env.PUBLIC_URL, [CSP_REPORT_PATH]))
   app.all(['/api', '/api/*'], apiRequestHandler(build, env.NODE_ENV))
-  app.all('*', retryAfterOn503, createRequestHandler({ build, mode: env.NODE_ENV }))
+  app.all(
+    '*',
+    retryAfterOn503,
+    createRequestHandler({ build, mode: env.NODE_ENV, getLoadContext: (_req, res) => ({ cspNonce: cspNonceOf(res) }) }),
+  )
   app.use(answerExpressErrors)
   return app
 }

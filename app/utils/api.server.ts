@@ -63,7 +63,8 @@ export async function readJson(request: Request, { maxBytes = 1024 * 1024 } = {}
   return body as Record<string, unknown>
 }
 
-async function readBodyText(request: Request, maxBytes: number) {
+/** The body as text, 413 past `maxBytes` (read no further). */
+export async function readBodyText(request: Request, maxBytes: number) {
   if (!request.body) return ''
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []

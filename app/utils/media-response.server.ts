@@ -15,7 +15,6 @@ export async function mediaResponse(request: Request, storage: MediaStorage, key
   const headers = new Headers({
     'Cache-Control': 'public, max-age=31536000, immutable',
     ETag: etag,
-    'X-Content-Type-Options': 'nosniff',
   })
   if (matchesEtag(request.headers.get('If-None-Match'), etag)) {
     return new Response(null, { status: 304, headers })

@@ -148,6 +148,7 @@ const routes: RouteCase[] = [
   { file: 'auth.callback.tsx', guard: 'public' },
   { file: 'contact.tsx', guard: 'public' },
   { file: 'credit-history.tsx', guard: 'signed-in', path: '/credit-history', calls: ['GET'] },
+  { file: 'csp-report.ts', guard: 'public' },
   { file: 'email-verified.tsx', guard: 'public' },
   { file: 'forgot-password.tsx', guard: 'public' },
   { file: 'generate-video.tsx', guard: 'generateVideos', path: '/generate-video', calls: ['GET', 'POST'] },
