@@ -33,6 +33,7 @@ COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public
 COPY package.json ./
 COPY app ./app
+COPY platform ./platform
 COPY worker ./worker
 COPY server ./server
 COPY scripts ./scripts

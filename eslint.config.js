@@ -1,4 +1,6 @@
 import js from '@eslint/js'
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript'
+import importX from 'eslint-plugin-import-x'
 import react from 'eslint-plugin-react'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
@@ -32,9 +34,30 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
   },
-  // Dependencies point one way: routes → features → infrastructure (app/utils); the worker may use
-  // the web's domain, the web never the worker (docs/architecture.md).
+  // No import circles; root ⇄ its data hook (use-root-data) is Remix's usual shape and may stay.
+  {
+    files: ['**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [createTypeScriptImportResolver()],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  { files: ['app/root.tsx', 'app/hooks/use-root-data.ts'], rules: { 'import-x/no-cycle': 'off' } },
+  // Dependencies point one way: routes → features → the web's helpers (app/utils) → platform/; the
+  // worker may use the web's domain, the web never the worker (docs/architecture.md).
   ...layer('app/**/*.{ts,tsx}', ['\\#worker/*', '**/worker/*'], 'the web never imports the worker'),
+  ...layer(
+    'platform/**/*.ts',
+    ['\\#app/*', '**/app/*', '\\#worker/*', '**/worker/*', '**/server/*', '**/scripts/*'],
+    'platform/ is what every process shares: it imports no app, worker, server or script module',
+  ),
+  ...layer(
+    'server/**/*.ts',
+    ['\\#app/*', '**/app/*', '\\#worker/*', '**/worker/*'],
+    'server/ reaches the app through the Remix build only (else the web would load it twice); it imports #platform/*',
+  ),
   ...layer(
     'app/utils/**/*.{ts,tsx}',
     [

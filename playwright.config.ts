@@ -7,6 +7,7 @@ import { defineConfig, devices } from '@playwright/test'
  */
 const port = Number(process.env.E2E_PORT ?? 3100)
 export const e2eAdmin = { email: 'admin@pawtrait.test', password: 'admin-password' }
+export const e2eGoogleAuthorizationUrl = `http://127.0.0.1:${port + 1}/authorize`
 const dataDir = `tests/.tmp/e2e-${port}`
 
 export default defineConfig({
@@ -58,6 +59,11 @@ export default defineConfig({
       METRICS_PORT: '0',
       WORKER_METRICS_PORT: '0',
       SURPRISE_URL: 'https://example.com/surprise',
+      // Google sign-in leaves for this closed port; tests/e2e/csp.spec.ts answers it as the fake.
+      GOOGLE_CLIENT_ID: 'e2e-client.apps.googleusercontent.com',
+      GOOGLE_CLIENT_SECRET: 'e2e-secret',
+      GOOGLE_AUTHORIZATION_URL: e2eGoogleAuthorizationUrl,
+      PAYPAL_ME_URL: 'https://paypal.me/pawtrait',
       SOCIAL_LINKS: 'Instagram=https://instagram.com/pawtrait',
       // Payment proofs are checked on chain by the worker: a closed local port keeps e2e offline.
       TRONGRID_API_URL: 'http://127.0.0.1:9',

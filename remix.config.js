@@ -3,8 +3,10 @@ export default {
   ignoredRouteFiles: ['**/.*', '**/*.test.*'],
   serverModuleFormat: 'esm',
   serverPlatform: 'node',
-  // Bundled: the package.json subpath imports. Not remix-auth: v3 and its strategies are CommonJS,
-  // which Node imports as is, while bundled into this ESM build their require() calls fail.
+  // Bundled: the app's and worker's subpath imports. Not #platform/*: left external, Node loads it
+  // once from source for both server/index.ts and this build (one pool, one logger, one registry).
+  // Not remix-auth: v3 and its strategies are CommonJS, which Node imports as is, while bundled
+  // into this ESM build their require() calls fail.
   serverDependenciesToBundle: [/^#(app|worker)\//],
   future: {
     v3_fetcherPersist: true,

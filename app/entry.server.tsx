@@ -1,11 +1,19 @@
 import { PassThrough } from 'node:stream'
-import { createReadableStreamFromReadable, type EntryContext } from '@remix-run/node'
+import { type AppLoadContext, createReadableStreamFromReadable, type EntryContext } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
+import { NonceProvider } from '#app/components/nonce.tsx'
 import { recordPageView } from '#app/features/analytics/events.server.ts'
 
 const ABORT_DELAY_MS = 5_000
+
+declare module '@remix-run/node' {
+  interface AppLoadContext {
+    /** This request's Content-Security-Policy nonce (server/security-headers.ts); absent where no express request is behind the render. */
+    cspNonce?: string
+  }
+}
 
 /** The signed-in user's id from the root loader's data, which this render already loaded. */
 function signedInUserId(context: EntryContext): string | null {
@@ -22,6 +30,7 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
+  loadContext: AppLoadContext,
 ) {
   if (request.method === 'GET' && responseStatusCode === 200) {
     recordPageView(request, { path: new URL(request.url).pathname, userId: signedInUserId(remixContext) })
@@ -38,9 +47,14 @@ export default function handleRequest(
       resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status }))
       pipe(body)
     }
+    // React's and Remix's inline scripts carry the request's CSP nonce (server/security-headers.ts).
+    const nonce = loadContext.cspNonce ?? ''
     const { pipe, abort } = renderToPipeableStream(
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} />,
+      <NonceProvider nonce={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} />
+      </NonceProvider>,
       {
+        nonce: nonce || undefined,
         onShellReady: waitForAll ? undefined : respond,
         onAllReady: waitForAll ? respond : undefined,
         onShellError: reject,

@@ -11,12 +11,14 @@ import {
   useRouteError,
 } from '@remix-run/react'
 import type { ReactNode } from 'react'
+import { unavailable } from '#app/components/error-boundary.tsx'
+import { useNonce } from '#app/components/nonce.tsx'
 import { PageViewBeacon } from '#app/components/page-view-beacon.tsx'
 import { SiteHeader } from '#app/components/site-header.tsx'
 import { TaskSidebar } from '#app/components/task-sidebar.tsx'
 import { toPublicUser } from '#app/features/accounts/user.server.ts'
 import { getOptionalUser } from '#app/utils/auth.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
+import { getEnv } from '#platform/env.server.ts'
 import { userPermissions } from '#app/utils/permissions.server.ts'
 import { seo } from '#app/utils/seo.ts'
 import stylesheet from '#app/styles/app.css'
@@ -43,6 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 function Document({ children }: { children: ReactNode }) {
+  const nonce = useNonce()
   return (
     <html lang="en">
       <head>
@@ -53,8 +56,8 @@ function Document({ children }: { children: ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   )
@@ -73,20 +76,23 @@ export default function App() {
   )
 }
 
+const errorPages: Record<number, { title: string; text: string }> = {
+  404: { title: 'Page not found', text: 'The page you are looking for does not exist.' },
+  503: unavailable,
+  500: { title: 'Something went wrong', text: 'An unexpected error occurred. Please try again later.' },
+}
+
 export function ErrorBoundary() {
   const error = useRouteError()
-  const notFound = isRouteErrorResponse(error) && error.status === 404
+  const status = isRouteErrorResponse(error) ? error.status : 500
+  const { title, text } = errorPages[status] ?? errorPages[500]
   return (
     <Document>
       <SiteHeader />
       <main className="page">
         <div className="card center-card">
-          <h1>{notFound ? 'Page not found' : 'Something went wrong'}</h1>
-          <p>
-            {notFound
-              ? 'The page you are looking for does not exist.'
-              : 'An unexpected error occurred. Please try again later.'}
-          </p>
+          <h1>{title}</h1>
+          <p>{text}</p>
           <Link className="button" to="/">
             Go to Homepage
           </Link>

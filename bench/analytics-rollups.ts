@@ -3,7 +3,7 @@ import { maintainAnalytics } from '#app/features/analytics/maintenance.server.ts
 import { analyticsSummary } from '#app/features/analytics/report.server.ts'
 import { addDays } from '#app/features/analytics/rollup.server.ts'
 import { dateRangeSchema, presetRange, toDateString } from '#app/features/analytics/date-range.ts'
-import type { DB } from '#app/utils/db.server.ts'
+import type { DB } from '#platform/db.server.ts'
 import { seedEvents, timed } from './analytics.ts'
 import { percentile, round } from './lib.ts'
 

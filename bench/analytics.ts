@@ -3,7 +3,7 @@ import { analyticsOverviewJson, analyticsSummary } from '#app/features/analytics
 import { createSession } from '#app/utils/session.server.ts'
 import { createUser } from '#app/features/accounts/user.server.ts'
 import { dateRangeSchema, presetRange } from '#app/features/analytics/date-range.ts'
-import type { DB } from '#app/utils/db.server.ts'
+import type { DB } from '#platform/db.server.ts'
 import { percentile, round, startProcess } from './lib.ts'
 
 const EVENTS = 1_000_000

@@ -9,8 +9,8 @@ import path from 'node:path'
 import autocannon from 'autocannon'
 import { sql } from 'kysely'
 import sharp from 'sharp'
-import { createPool, type DB } from '#app/utils/db.server.ts'
-import { getMetrics } from '#app/utils/metrics.server.ts'
+import { createPool, type DB } from '#platform/db.server.ts'
+import { getMetrics } from '#platform/metrics.server.ts'
 import { createSession, hashToken } from '#app/utils/session.server.ts'
 import { createUser } from '#app/features/accounts/user.server.ts'
 import { freePort } from '../scripts/embedded-postgres.ts'
@@ -116,7 +116,7 @@ async function alternatingLoads(first: Target, second: Target, token: string, ro
 
 /**
  * The same work as the app's route, without the framework: the session lookup and the task with
- * its queue position, each one indexed query (mirroring session.server.ts and tasks.server.ts).
+ * its queue position, each one indexed query (mirroring session.server.ts and user-tasks.server.ts).
  */
 function startBareServer(databaseUrl: string) {
   const pool = createPool(databaseUrl)

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import pg from 'pg'
-import { createDb, createPool, type DB } from '#app/utils/db.server.ts'
-import { migrateToLatest } from '#app/utils/migrate.server.ts'
+import { createDb, createPool, type DB } from '#platform/db.server.ts'
+import { migrateToLatest } from '../scripts/migrate-to-latest.ts'
 import { seedDefaults } from '../scripts/seed/defaults.ts'
 import { freePort } from '../scripts/embedded-postgres.ts'
 

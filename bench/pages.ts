@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib'
-import type { DB } from '#app/utils/db.server.ts'
+import type { DB } from '#platform/db.server.ts'
 import { percentile, round, startProcess } from './lib.ts'
 
 /** 50 gallery templates, as rows (the page renders from rows; the image bytes are not fetched). */

@@ -4,8 +4,8 @@
 // latency while (a) keeps every generation slot busy.
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
-import type { DB } from '#app/utils/db.server.ts'
-import { queueEmail } from '#app/utils/email.server.ts'
+import type { DB } from '#platform/db.server.ts'
+import { queueEmail } from '#platform/email.server.ts'
 import { mostInAnyWindow } from '#tests/fakes/image-api-fake.ts'
 import { startOpenAiFake, type OpenAiFake } from '#tests/fakes/openai.ts'
 import { postGeneration, signedInUser, smallPhoto, waitUntilFinished, withDataDir } from './generation.ts'

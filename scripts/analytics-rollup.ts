@@ -2,9 +2,9 @@
 // changed since (it compares every day's fingerprint: run it after an import, a restore or late
 // events), then applies ANALYTICS_RAW_RETENTION_DAYS to the end, without the cron's time budget.
 import { maintainAnalytics } from '#app/features/analytics/maintenance.server.ts'
-import { closeDb, getDb } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
-import { exitOnStartupError } from '#app/utils/startup.server.ts'
+import { closeDb, getDb } from '#platform/db.server.ts'
+import { getEnv } from '#platform/env.server.ts'
+import { exitOnStartupError } from '#platform/startup.server.ts'
 
 try {
   const started = performance.now()

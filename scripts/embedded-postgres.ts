@@ -116,11 +116,12 @@ async function launchPostmaster(
   return child
 }
 
-function stopPostmaster(child: ChildProcess) {
+/** SIGINT is PostgreSQL's "fast" shutdown: clean, without waiting for clients. SIGQUIT is "immediate", as a crash. */
+function stopPostmaster(child: ChildProcess, signal: 'SIGINT' | 'SIGQUIT' = 'SIGINT') {
   return new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve()
     child.once('exit', () => resolve())
-    child.kill('SIGINT') // PostgreSQL's "fast" shutdown: clean, without waiting for clients
+    child.kill(signal)
   })
 }
 
@@ -155,5 +156,11 @@ export async function startEmbeddedPostgres(folder: string, database = 'pawtrait
   if (exists.rowCount === 0) await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`)
   await client.end()
 
-  return { url: `${serverUrl}/${database}`, serverUrl, stop: () => stopPostmaster(postmaster) }
+  return {
+    url: `${serverUrl}/${database}`,
+    serverUrl,
+    stop: () => stopPostmaster(postmaster),
+    /** PostgreSQL's immediate shutdown (every connection drops at once, recovery on the next start): outage tests. */
+    crash: () => stopPostmaster(postmaster, 'SIGQUIT'),
+  }
 }

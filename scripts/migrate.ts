@@ -1,7 +1,7 @@
 // `npm run migrate`: applies migrations (app + graphile-worker) and default data to DATABASE_URL.
-import { initLogging } from '#app/utils/logger.server.ts'
+import { initLogging } from '#platform/logger.server.ts'
 import { prepareDatabase } from './prepare-database.ts'
-import { exitOnStartupError } from '#app/utils/startup.server.ts'
+import { exitOnStartupError } from '#platform/startup.server.ts'
 
 initLogging('migrate')
 

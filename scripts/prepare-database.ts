@@ -1,9 +1,9 @@
 import { seedDemoGallery } from './seed/demo-gallery.ts'
 import { ensureAdmin, seedDefaults } from './seed/defaults.ts'
-import { closeDb, getDb, getPool } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
-import { migrateToLatest } from '#app/utils/migrate.server.ts'
-import { getStorage } from '#app/utils/storage.server.ts'
+import { closeDb, getDb, getPool } from '#platform/db.server.ts'
+import { getEnv } from '#platform/env.server.ts'
+import { migrateToLatest } from './migrate-to-latest.ts'
+import { getStorage } from '#platform/storage.server.ts'
 
 /** Migrations, default data and the configured superadmin: what every deployment runs before serving. */
 export async function prepareDatabase() {

@@ -1,11 +1,12 @@
 // `npm start`: the whole app on one machine — an embedded PostgreSQL (unless DATABASE_URL is set),
-// migrations and default data, then the web and worker processes. Ctrl-C stops all of them.
-import { type ChildProcess, spawn } from 'node:child_process'
+// migrations and default data, then the web and worker processes. Ctrl-C stops all of them; a
+// child that exits on its own is started again.
 import path from 'node:path'
-import { parseEnv } from '#app/utils/env.server.ts'
+import { parseWorkerEnv } from '#worker/env.ts'
 import { prepareDatabase } from './prepare-database.ts'
-import { exitOnStartupError } from '#app/utils/startup.server.ts'
+import { exitOnStartupError } from '#platform/startup.server.ts'
 import { startEmbeddedPostgres } from './embedded-postgres.ts'
+import { supervise } from './supervise.ts'
 
 /**
  * Fewer glibc malloc arenas: sharp's threads otherwise fragment memory into many arenas that are
@@ -14,39 +15,20 @@ import { startEmbeddedPostgres } from './embedded-postgres.ts'
 const processDefaults = { MALLOC_ARENA_MAX: '2' }
 
 let stopDatabase: () => Promise<void> = async () => {}
-const children: ChildProcess[] = []
+const children: ReturnType<typeof supervise>[] = []
 let stopping = false
 
 async function shutdown(code: number) {
   if (stopping) return
   stopping = true
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve()
-          child.once('exit', () => resolve())
-          child.kill('SIGTERM')
-        }),
-    ),
-  )
+  await Promise.all(children.map((child) => child.stop()))
   await stopDatabase()
   console.log('[start] stopped')
   process.exit(code)
 }
 
-function launch(name: string, script: string) {
-  const child = spawn(process.execPath, [script], { stdio: 'inherit', env: { ...processDefaults, ...process.env } })
-  child.on('exit', (code, signal) => {
-    if (stopping) return
-    console.error(`[start] the ${name} process exited (${signal ?? code}); stopping everything`)
-    void shutdown(1)
-  })
-  children.push(child)
-}
-
 try {
-  const env = parseEnv()
+  const env = parseWorkerEnv()
   if (!env.DATABASE_URL) {
     const folder = path.join(env.DATA_DIR, 'postgres')
     console.log(`[start] starting embedded PostgreSQL in ${folder}`)
@@ -58,8 +40,11 @@ try {
   process.on('SIGTERM', () => void shutdown(0))
 
   await prepareDatabase()
-  launch('web', 'server/index.ts')
-  launch('worker', 'worker/index.ts')
+  const childEnv = { ...processDefaults, ...process.env }
+  children.push(
+    supervise('web', ['server/index.ts'], { env: childEnv }),
+    supervise('worker', ['worker/index.ts'], { env: childEnv }),
+  )
 } catch (error) {
   await stopDatabase()
   exitOnStartupError(error)

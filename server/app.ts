@@ -3,15 +3,18 @@ import type { ServerBuild } from '@remix-run/node'
 import { createRequestHandler } from '@remix-run/express'
 import compression from 'compression'
 import express from 'express'
-import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from '#app/utils/client-address.server.ts'
-import type { Env } from '#app/utils/env.server.ts'
-import type { AppLogger } from '#app/utils/logger.server.ts'
-import type { Metrics } from '#app/utils/metrics.server.ts'
+import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from '#platform/client-address.server.ts'
+import type { Env } from '#platform/env.server.ts'
+import type { AppLogger } from '#platform/logger.server.ts'
+import type { Metrics } from '#platform/metrics.server.ts'
 import { apiRequestHandler } from './api-router.ts'
+import { CSP_REPORT_PATH } from './content-security-policy.ts'
 import { rejectCrossSiteRequests } from './csrf.ts'
 import { closeAfterEarlyAnswers } from './early-answers.ts'
 import { answerExpressErrors } from './express-errors.ts'
+import { answerOutagesWith503, retryAfterOn503 } from './outage-routes.ts'
 import { instrumentRoutes, logRequests, markUnmatched } from './request-log.ts'
+import { cspNonceOf, securityHeaders } from './security-headers.ts'
 
 /** Where each request's log line and duration go (the process's logger, the metrics or none). */
 export interface RequestObservers {
@@ -26,12 +29,13 @@ export interface RequestObservers {
  */
 export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, observers?: RequestObservers) {
   // Loaders and actions note their route pattern for the log line and the metrics' route label.
-  const build = instrumentRoutes(remixBuild)
+  const build = answerOutagesWith503(instrumentRoutes(remixBuild))
   const app = express()
   app.disable('x-powered-by')
   app.set('trust proxy', true)
   if (observers) app.use(logRequests(observers.logger, observers.metrics))
   app.use(closeAfterEarlyAnswers())
+  app.use(securityHeaders(env))
   // Live update streams (text/event-stream) must reach the browser chunk by chunk, never compressed.
   app.use(compression({ filter: (req, res) => !isEventStream(res) && compression.filter(req, res) }))
   // Fingerprinted bundles can be cached forever; other public files for an hour.
@@ -44,9 +48,14 @@ export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, ob
     req.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(req.socket.remoteAddress, req.headers, env.TRUST_PROXY)
     next()
   })
-  app.use(rejectCrossSiteRequests(env.PUBLIC_URL))
+  // Browsers send CSP reports without cookies and with no Origin we could vouch for (app/routes/csp-report.ts).
+  app.use(rejectCrossSiteRequests(env.PUBLIC_URL, [CSP_REPORT_PATH]))
   app.all(['/api', '/api/*'], apiRequestHandler(build, env.NODE_ENV))
-  app.all('*', createRequestHandler({ build, mode: env.NODE_ENV }))
+  app.all(
+    '*',
+    retryAfterOn503,
+    createRequestHandler({ build, mode: env.NODE_ENV, getLoadContext: (_req, res) => ({ cspNonce: cspNonceOf(res) }) }),
+  )
   app.use(answerExpressErrors)
   return app
 }

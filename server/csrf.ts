@@ -27,9 +27,13 @@ export function isCrossSiteRequest(
   return !allowed.has(originHost)
 }
 
-export function rejectCrossSiteRequests(publicUrl?: string): RequestHandler {
+export function rejectCrossSiteRequests(publicUrl?: string, exemptPaths: string[] = []): RequestHandler {
   return (req, res, next) => {
-    if (!isCrossSiteRequest(req.method, req.headers as Record<string, string>, publicUrl)) return next()
+    if (
+      exemptPaths.includes(req.path) ||
+      !isCrossSiteRequest(req.method, req.headers as Record<string, string>, publicUrl)
+    )
+      return next()
     res.status(403).json({ message: 'Cross-site request refused' })
   }
 }

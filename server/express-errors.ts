@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler } from 'express'
+import { asServiceUnavailable } from '#platform/database-outage.server.ts'
 
 /**
  * What express itself refuses before any route runs (a malformed %-escape in the path, a body
@@ -7,6 +8,8 @@ import type { ErrorRequestHandler } from 'express'
  */
 export const answerExpressErrors: ErrorRequestHandler = (error: { status?: unknown }, req, res, next) => {
   if (res.headersSent) return next(error)
+  const unavailable = asServiceUnavailable(error)
+  if (unavailable) return res.status(unavailable.status).set(unavailable.headers).json({ message: unavailable.message })
   const status = typeof error.status === 'number' && error.status >= 400 && error.status < 600 ? error.status : 500
   if (status >= 500) console.error('[web] unexpected error on', req.method, req.path, error)
   const message =

@@ -3,14 +3,13 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ServerBuild } from '@remix-run/node'
 import sharp from 'sharp'
-import { closeTaskStreams } from '#app/features/live-updates/live-updates.server.ts'
-import { registerDatabaseMetrics } from '#app/features/operations/database-metrics.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
-import { initLogging } from '#app/utils/logger.server.ts'
-import { startMetricsServer } from '#app/utils/metrics-server.server.ts'
-import { getMetrics } from '#app/utils/metrics.server.ts'
-import { exitOnStartupError } from '#app/utils/startup.server.ts'
+import { registerDatabaseMetrics } from './database-metrics.ts'
+import { getDb } from '#platform/db.server.ts'
+import { getEnv } from '#platform/env.server.ts'
+import { initLogging } from '#platform/logger.server.ts'
+import { startMetricsServer } from '#platform/metrics-server.server.ts'
+import { getMetrics } from '#platform/metrics.server.ts'
+import { exitOnStartupError } from '#platform/startup.server.ts'
 import { createWebApp } from './app.ts'
 
 const root = path.resolve(fileURLToPath(import.meta.url), '../..')
@@ -37,7 +36,6 @@ try {
     console.log(`[web] ${signal}: closing`)
     server.close(() => process.exit(0))
     server.closeIdleConnections()
-    void closeTaskStreams()
     setTimeout(() => process.exit(0), 10_000).unref()
   }
   process.on('SIGTERM', () => stop('SIGTERM'))

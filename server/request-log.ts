@@ -1,7 +1,7 @@
 /**
  * One JSON log line and one `http_request_duration_seconds` observation per request, under a
  * request id (Fly's `fly-request-id`, else a fresh one) that is returned as `x-request-id` and
- * stays readable for everything the request does (app/utils/request-context.server.ts), so a job
+ * stays readable for everything the request does (platform/request-context.server.ts), so a job
  * it enqueues carries it to the worker.
  *
  * The route label is the pattern of the deepest route whose loader or action ran
@@ -11,14 +11,14 @@
 import { randomUUID } from 'node:crypto'
 import type { ServerBuild } from '@remix-run/node'
 import type { RequestHandler } from 'express'
-import type { AppLogger } from '#app/utils/logger.server.ts'
-import type { Metrics } from '#app/utils/metrics.server.ts'
+import type { AppLogger } from '#platform/logger.server.ts'
+import type { Metrics } from '#platform/metrics.server.ts'
 import {
   currentRequestContext,
   requestIdFrom,
   runWithRequestContext,
   type RequestContext,
-} from '#app/utils/request-context.server.ts'
+} from '#platform/request-context.server.ts'
 
 const methods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 

@@ -1,20 +1,27 @@
 // The worker process: runs generation, email and maintenance jobs from graphile-worker's queue, in
 // lanes of their own (worker/lanes.ts), so that no kind of job can keep another waiting.
 import { run } from 'graphile-worker'
-import { closeDb, getDb, getPool, setSharedPoolSize } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
-import { graphileLogger, initLogging } from '#app/utils/logger.server.ts'
-import { exitOnStartupError } from '#app/utils/startup.server.ts'
+import { closeDb, getDb, getPool, setSharedPoolFactory, setSharedPoolSize } from '#platform/db.server.ts'
+import { getWorkerEnv } from '#worker/env.ts'
+import { initLogging } from '#platform/logger.server.ts'
+import { exitOnStartupError } from '#platform/startup.server.ts'
 import { lanes } from './lanes.ts'
 import { startWorkerOperations } from './operations.ts'
+import { outageAwareGraphileLogger, surviveDatabaseOutages } from './outage-guard.ts'
+import { createPatientPool } from './patient-pool.ts'
 import { checkAndRecord } from './providers/check.ts'
 
 initLogging('worker')
+surviveDatabaseOutages()
 
 try {
-  const env = getEnv()
+  const env = getWorkerEnv()
   // A listening connection per lane, and room for the running jobs' short queries.
   setSharedPoolSize(20)
+  // Once running, a database outage pauses the worker rather than failing it (patient-pool.ts).
+  setSharedPoolFactory(createPatientPool)
+  // At start-up an unreachable database is more likely a wrong DATABASE_URL: say so and exit (pg's
+  // pool.query does not wait); npm start and Fly start the process again.
   await getPool().query('SELECT 1')
   const workerLanes = lanes(env)
   const runners = await Promise.all(
@@ -24,7 +31,7 @@ try {
         concurrency: lane.concurrency,
         taskList: lane.taskList,
         crontab: lane.crontab,
-        logger: graphileLogger,
+        logger: outageAwareGraphileLogger,
         noHandleSignals: true,
         pollInterval: 1000,
         gracefulShutdownAbortTimeout: env.WORKER_SHUTDOWN_GRACE_MS,
@@ -43,6 +50,9 @@ try {
     if (stopping) return
     stopping = true
     console.log(`[worker] ${signal}: finishing running jobs`)
+    // Past the grace period (jobs released) and a margin, e.g. with the database away: go anyway;
+    // task recovery hands on whatever is still marked running.
+    setTimeout(() => process.exit(0), env.WORKER_SHUTDOWN_GRACE_MS + 10_000).unref()
     await Promise.all(runners.map((runner) => runner.stop()))
     await operations.stop()
     await closeDb()

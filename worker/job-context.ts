@@ -1,11 +1,11 @@
 /**
  * Runs each job inside the request context of the request that enqueued it (the `requestId` that
- * app/utils/jobs.server.ts put in its payload), so every log line of the job carries that id, and
+ * platform/jobs.server.ts put in its payload), so every log line of the job carries that id, and
  * logs one line when a job starts. Jobs from the crontab have no request and log without one.
  */
 import type { Task } from 'graphile-worker'
-import { getLogger } from '#app/utils/logger.server.ts'
-import { runWithRequestContext } from '#app/utils/request-context.server.ts'
+import { getLogger } from '#platform/logger.server.ts'
+import { runWithRequestContext } from '#platform/request-context.server.ts'
 
 export function withRequestIds<Tasks extends Record<string, Task | undefined>>(tasks: Tasks): Tasks {
   const wrapped = Object.entries(tasks).map(([name, task]) => [name, task && withRequestId(name, task)])

@@ -5,8 +5,8 @@
  * and maintenance (WORKER_CONCURRENCY) never wait behind generation.
  */
 import type { TaskList } from 'graphile-worker'
-import type { Env } from '#app/utils/env.server.ts'
-import type { JobName } from '#app/utils/jobs.server.ts'
+import type { WorkerEnv } from '#worker/env.ts'
+import type { JobName } from '#platform/jobs.server.ts'
 import { crontab, taskList } from './tasks/index.ts'
 
 export interface Lane {
@@ -16,7 +16,7 @@ export interface Lane {
   crontab?: string
 }
 
-type LaneEnv = Pick<Env, 'IMAGE_CONCURRENCY' | 'VIDEO_CONCURRENCY' | 'WORKER_CONCURRENCY'>
+type LaneEnv = Pick<WorkerEnv, 'IMAGE_CONCURRENCY' | 'VIDEO_CONCURRENCY' | 'WORKER_CONCURRENCY'>
 
 export function lanes(env: LaneEnv): Lane[] {
   return [imageLane(env), videoLane(env), backgroundLane(env)]

@@ -5,15 +5,15 @@
  */
 import os from 'node:os'
 import { recordWorkerAlive, removeWorker } from '#app/features/operations/worker-processes.server.ts'
-import { buildVersion } from '#app/utils/build-version.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import type { Env } from '#app/utils/env.server.ts'
-import { getLogger } from '#app/utils/logger.server.ts'
-import { startMetricsServer } from '#app/utils/metrics-server.server.ts'
+import { buildVersion } from '#platform/build-version.server.ts'
+import { getDb } from '#platform/db.server.ts'
+import type { WorkerEnv } from '#worker/env.ts'
+import { getLogger } from '#platform/logger.server.ts'
+import { startMetricsServer } from '#platform/metrics-server.server.ts'
 
 const HEARTBEAT_MS = 15_000
 
-export function startWorkerOperations(env: Env) {
+export function startWorkerOperations(env: WorkerEnv) {
   const metricsServer = startMetricsServer(env.WORKER_METRICS_PORT)
   const self = {
     id: `${os.hostname()}:${process.pid}`,

@@ -1,5 +1,5 @@
-import type { GenerationTask } from '#app/utils/db-schema.ts'
-import { getMetrics, providerLabel, type TaskOutcome } from '#app/utils/metrics.server.ts'
+import type { GenerationTask } from '#platform/db-schema.ts'
+import { getMetrics, providerLabel, type TaskOutcome } from '#platform/metrics.server.ts'
 import { ProviderError } from '#worker/providers/types.ts'
 
 /** What a generation did, for the metrics: how long it queued, how long it ran, how it ended. */

@@ -3,9 +3,27 @@ import type { ReactNode } from 'react'
 
 type ErrorResponse = { status: number; data: unknown }
 
+/** What a page says while the database is briefly out of reach (the 503 of server/outage-routes.ts). */
+export const unavailable = {
+  title: 'Briefly unavailable',
+  text: 'Pawtrait is briefly unavailable. Please try again in a few seconds.',
+}
+
+export const isUnavailable = (error: unknown) => isRouteErrorResponse(error) && error.status === 503
+
+export function BrieflyUnavailable() {
+  return (
+    <div className="card center-card" role="alert">
+      <h1>{unavailable.title}</h1>
+      <p>{unavailable.text}</p>
+    </div>
+  )
+}
+
 /**
  * The one error boundary of the pages: a thrown Response with a status the route handles (a
- * permission refusal, a missing record) shows that route's card; anything else shows `fallback`.
+ * permission refusal, a missing record) shows that route's card; an unreachable database the
+ * "briefly unavailable" card; anything else shows `fallback`.
  * Stack traces never reach the page.
  */
 export function GeneralErrorBoundary({
@@ -18,6 +36,7 @@ export function GeneralErrorBoundary({
   const error = useRouteError()
   const handler = isRouteErrorResponse(error) ? statusHandlers[error.status] : undefined
   if (handler && isRouteErrorResponse(error)) return <>{handler(error)}</>
+  if (isUnavailable(error)) return <BrieflyUnavailable />
   return (
     <div className="card center-card" role="alert">
       <h1>Something went wrong</h1>

@@ -27,10 +27,21 @@ export function TextField({ meta, label, type, addon, ...inputOptions }: TextFie
         <input key={key} {...inputProps} {...inputOptions} className="grow" />
         {addon}
       </div>
-      <span className="field-error" id={meta.errorId} role={meta.errors ? 'alert' : undefined}>
-        {meta.errors?.join(' ')}
-      </span>
+      <FieldError id={meta.errorId} errors={meta.errors} />
     </div>
+  )
+}
+
+/**
+ * The error line under a field (rendered by the server too). With an id it is always there, as the
+ * input's aria-describedby target; without one, only when there is an error.
+ */
+export function FieldError({ id, errors }: { id?: string; errors?: string[] }) {
+  if (!id && !errors?.length) return null
+  return (
+    <span className="field-error" id={id} role={errors?.length ? 'alert' : undefined}>
+      {errors?.join(' ')}
+    </span>
   )
 }
 

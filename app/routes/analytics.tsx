@@ -10,7 +10,7 @@ import { VisitorRegions } from '#app/components/analytics/visitor-regions.tsx'
 import { type AnalyticsSummary, analyticsSummary } from '#app/features/analytics/report.server.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
 import { dateRangeSchema, presetRange, rangePresets } from '#app/features/analytics/date-range.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import stylesheet from '#app/styles/analytics.css'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }]

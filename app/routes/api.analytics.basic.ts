@@ -3,7 +3,7 @@ import { analyticsSummary } from '#app/features/analytics/report.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
 import { dateRangeSchema } from '#app/features/analytics/date-range.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 
 /**
  * GET /api/analytics/basic?startDate&endDate: the spec's "variant for other roles" of the overview

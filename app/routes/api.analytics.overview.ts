@@ -5,7 +5,7 @@ import { keptPartOf } from '#app/features/analytics/retention.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
 import { dateRangeSchema } from '#app/features/analytics/date-range.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 
 const gzipAsync = promisify(gzip)
 

@@ -2,7 +2,7 @@ import { json } from '@remix-run/node'
 import { readImageGenerationForm, submitImageGeneration } from '#app/features/generation/image-generation.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { requireUser } from '#app/utils/permissions.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { firstSubmissionError } from '#app/utils/form-errors.server.ts'
 import { badRequest } from '#app/utils/http.server.ts'
 

@@ -1,9 +1,9 @@
 import { json } from '@remix-run/node'
-import { listRecentTaskViews } from '#app/features/generation/tasks.server.ts'
+import { listRecentTaskViews } from '#app/features/generation/user-tasks.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { requireUser } from '#app/utils/permissions.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
+import { getDb } from '#platform/db.server.ts'
+import { getEnv } from '#platform/env.server.ts'
 
 /** GET /api/async-image/tasks/today: the user's tasks (images and videos) of the last 24 hours. */
 export const loader = apiHandler(async ({ request }) => {

@@ -1,7 +1,7 @@
 import { json } from '@remix-run/node'
 import { readVideoGenerationForm, submitVideoGeneration } from '#app/features/generation/video-generation.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { firstSubmissionError } from '#app/utils/form-errors.server.ts'
 import { badRequest } from '#app/utils/http.server.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'

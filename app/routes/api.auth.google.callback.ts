@@ -1,11 +1,11 @@
 import { redirect } from '@remix-run/node'
 import { signIn } from '#app/features/accounts/account.server.ts'
 import { recordLogin } from '#app/features/analytics/events.server.ts'
-import type { User } from '#app/utils/db-schema.ts'
+import type { User } from '#platform/db-schema.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { clearOAuthState, getGoogleAuth, isGoogleConfigured } from '#app/features/accounts/google-auth.server.ts'
-import { getClientAddress } from '#app/utils/client-address.server.ts'
+import { getClientAddress } from '#platform/client-address.server.ts'
 
 const failed = (headers?: HeadersInit) => redirect('/login?error=google', { headers })
 

@@ -1,8 +1,8 @@
 import { logIn } from '#app/features/accounts/account.server.ts'
 import { loginSchema } from '#app/features/accounts/account-schemas.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import { getClientAddress } from '#app/utils/client-address.server.ts'
+import { getDb } from '#platform/db.server.ts'
+import { getClientAddress } from '#platform/client-address.server.ts'
 import { signedInJson } from '#app/features/accounts/session-response.server.ts'
 
 /** POST /api/auth/login { email, password } -> { token, user } */

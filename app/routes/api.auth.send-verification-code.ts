@@ -2,8 +2,8 @@ import { json } from '@remix-run/node'
 import { registrationCodeSentMessage, sendRegistrationCode } from '#app/features/accounts/account-codes.server.ts'
 import { sendCodeSchema } from '#app/features/accounts/account-schemas.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import { getClientAddress } from '#app/utils/client-address.server.ts'
+import { getDb } from '#platform/db.server.ts'
+import { getClientAddress } from '#platform/client-address.server.ts'
 
 /** POST /api/auth/send-verification-code { email } -> { message }: a registration code by email. */
 export const action = apiHandler(async ({ request }) => {

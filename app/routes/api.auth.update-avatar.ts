@@ -4,7 +4,7 @@ import { updateAvatar } from '#app/features/accounts/avatar.server.ts'
 import { toPublicUser } from '#app/features/accounts/user.server.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { requireUser } from '#app/utils/permissions.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { decodeImageDataUrl, MAX_UPLOAD_BYTES } from '#app/utils/images.server.ts'
 
 const pictureRequired = 'Please choose a picture to upload'

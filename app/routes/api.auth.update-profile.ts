@@ -6,8 +6,8 @@ import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { apiMethods, requireMethod } from '#app/utils/api-methods.ts'
 import { getRequestToken } from '#app/utils/auth.server.ts'
 import { requireUser } from '#app/utils/permissions.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import { getClientAddress } from '#app/utils/client-address.server.ts'
+import { getDb } from '#platform/db.server.ts'
+import { getClientAddress } from '#platform/client-address.server.ts'
 
 export const handle = apiMethods('PUT')
 

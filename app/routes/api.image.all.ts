@@ -1,7 +1,7 @@
 import { json } from '@remix-run/node'
 import { listTemplates } from '#app/features/gallery/templates.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 
 /** GET /api/image/all: every template (the spec: inspiration images), newest first; public. */
 export const loader = apiHandler(async () => json(await listTemplates(getDb())))

@@ -2,7 +2,7 @@ import { json } from '@remix-run/node'
 import { listCreditHistory } from '#app/features/credits/credit-history.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { requireUser } from '#app/utils/permissions.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 
 /** GET /api/image/credit-history: the ledger lines and the current balance. */
 export const loader = apiHandler(async ({ request }) => {

@@ -3,8 +3,8 @@ import { deleteTemplate } from '#app/features/gallery/templates.server.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { apiMethods, requireMethod } from '#app/utils/api-methods.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import { getStorage } from '#app/utils/storage.server.ts'
+import { getDb } from '#platform/db.server.ts'
+import { getStorage } from '#platform/storage.server.ts'
 
 export const handle = apiMethods('DELETE')
 

@@ -3,7 +3,7 @@ import { reviewRequestSchema } from '#app/features/payments/payment-rules.ts'
 import { reviewPaymentProof, toPublicProof } from '#app/features/payments/payments.server.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 
 export const action = apiHandler(async ({ request, params }) => {
   const reviewer = await requirePermission(request, 'reviewPayments')

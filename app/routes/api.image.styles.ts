@@ -3,7 +3,7 @@ import { newStyleSchema } from '#app/features/gallery/gallery-shared.ts'
 import { createGalleryStyle, listStyles } from '#app/features/gallery/styles.server.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 
 /** GET /api/image/styles: the gallery's style categories, public. */
 export const loader = apiHandler(async () => json({ styles: await listStyles(getDb()) }))

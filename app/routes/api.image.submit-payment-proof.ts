@@ -4,10 +4,10 @@ import { proofSubmissionSchema } from '#app/features/payments/payment-rules.ts'
 import { PROOF_SUBMITTED_MESSAGE, submitPaymentProof, toPublicProof } from '#app/features/payments/payments.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { requireUser } from '#app/utils/permissions.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { badRequest } from '#app/utils/http.server.ts'
 import { readMultipartForm } from '#app/utils/multipart.server.ts'
-import { getClientAddress } from '#app/utils/client-address.server.ts'
+import { getClientAddress } from '#platform/client-address.server.ts'
 
 export const action = apiHandler(async ({ request }) => {
   const user = await requireUser(request)

@@ -4,11 +4,11 @@ import { templateUploadSchema } from '#app/features/gallery/gallery-shared.ts'
 import { createTemplateFromUpload } from '#app/features/gallery/templates.server.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { firstSubmissionError } from '#app/utils/form-errors.server.ts'
 import { badRequest } from '#app/utils/http.server.ts'
 import { readMultipartForm } from '#app/utils/multipart.server.ts'
-import { getStorage } from '#app/utils/storage.server.ts'
+import { getStorage } from '#platform/storage.server.ts'
 
 /** POST /api/image/update-case (multipart: image, templatePrompt, style, prompt, the guided fields): admins add a template. */
 export const action = apiHandler(async ({ request }) => {

@@ -4,7 +4,7 @@ import { getSystemConfig, saveSystemConfig } from '#app/features/credits/system-
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { apiMethods, requireMethod } from '#app/utils/api-methods.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 
 /** The costs are public: the generators and the registration page show them to everyone. */
 export const loader = apiHandler(async () => json(await getSystemConfig(getDb())))

@@ -5,7 +5,7 @@ import { toPublicUser } from '#app/features/accounts/user.server.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { apiMethods, requireMethod } from '#app/utils/api-methods.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 
 const banSchema = z.object({ isBanned: z.boolean({ message: 'isBanned must be true or false' }) })
 

@@ -3,7 +3,7 @@ import { deleteUserAsAdmin } from '#app/features/users/user-admin.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { apiMethods, requireMethod } from '#app/utils/api-methods.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 
 export const handle = apiMethods('DELETE')
 

@@ -8,7 +8,7 @@ import {
 import { toPublicUser } from '#app/features/accounts/user.server.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { HttpError } from '#app/utils/http.server.ts'
 
 export const loader = apiHandler(async ({ request }) => {

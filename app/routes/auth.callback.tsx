@@ -4,7 +4,7 @@ import { useEffect } from 'react'
 import { DelayedRedirect } from '#app/components/delayed-redirect.tsx'
 import { findSessionUser } from '#app/utils/session.server.ts'
 import { getSessionCookie } from '#app/utils/auth.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { seo } from '#app/utils/seo.ts'
 
 export const meta = () => seo({ title: 'Signing in', description: 'Signing in to Pawtrait.' })

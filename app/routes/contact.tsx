@@ -1,6 +1,6 @@
 import { json, type MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
-import { getEnv } from '#app/utils/env.server.ts'
+import { getEnv } from '#platform/env.server.ts'
 import { seo } from '#app/utils/seo.ts'
 
 export const meta: MetaFunction = () =>

@@ -4,7 +4,7 @@ import { useState } from 'react'
 import { listCreditHistory, type CreditHistoryEntry } from '#app/features/credits/credit-history.server.ts'
 import { requireUser } from '#app/utils/permissions.server.ts'
 import { creditHistoryError } from '#app/features/credits/credit-history-errors.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { seo } from '#app/utils/seo.ts'
 import historyStyles from '#app/styles/history.css'
 

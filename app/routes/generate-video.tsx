@@ -1,11 +1,4 @@
-import {
-  getCollectionProps,
-  getFormProps,
-  getInputProps,
-  getSelectProps,
-  getTextareaProps,
-  useForm,
-} from '@conform-to/react'
+import { getCollectionProps, getFormProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import {
   json,
@@ -18,37 +11,30 @@ import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useState, type ChangeEvent } from 'react'
 import { AccessDenied } from '#app/components/access-denied.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import {
-  ACCEPTED_IMAGES,
-  ErrorDialog,
-  PhotoDrop,
-  PurchaseDialog,
-  TaskProgress,
-  TaskResultPanel,
-  useFilePreview,
-  useGenerationRequest,
-  useShownTask,
-  type GenerationDialog,
-} from '#app/components/generation-parts.tsx'
+import { CostButton } from '#app/components/generator/cost.tsx'
+import { GenerationDialogs, type GenerationDialog } from '#app/components/generator/dialogs.tsx'
+import { useGenerationRequest } from '#app/components/generator/generation-request.ts'
+import { PhotoUpload, useFilePreview } from '#app/components/generator/photo-upload.tsx'
+import { KeptInHistory, TaskProgress, TaskResultPanel, useShownTask } from '#app/components/generator/result-panel.tsx'
+import { FieldError, FormError } from '#app/components/text-field.tsx'
 import { getSystemConfig } from '#app/features/credits/system-config.server.ts'
-import { findTaskView } from '#app/features/generation/tasks.server.ts'
+import { findTaskView } from '#app/features/generation/user-tasks.server.ts'
 import { readVideoGenerationForm, submitVideoGeneration } from '#app/features/generation/video-generation.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
+import { getDb } from '#platform/db.server.ts'
+import { getEnv } from '#platform/env.server.ts'
 import { answerGenerationForm, type GenerationActionData } from '#app/features/generation/generation-action.server.ts'
 import { useRootData } from '#app/hooks/use-root-data.ts'
 import { seo } from '#app/utils/seo.ts'
 import { downloadName, downloadUrl, isActive, type ClientTask } from '#app/features/generation/task-client.ts'
 import { useHydrated } from '#app/hooks/use-hydrated.ts'
+import { ASPECT_RATIOS, RESOLUTIONS } from '#app/features/generation/video-dimensions.ts'
 import {
-  ASPECT_RATIOS,
   aspectRatioLabels,
   FILE_TOO_LARGE,
   MAX_VIDEO_IMAGE_MB,
   modeLabels,
   QUALITIES,
   qualityLabels,
-  RESOLUTIONS,
   resolutionLabels,
   VIDEO_MODES,
   videoCost,
@@ -132,7 +118,7 @@ export default function GenerateVideo() {
         <InfoCards costs={costs} />
       </aside>
 
-      <Dialogs dialog={dialog} onClose={() => setDialog(null)} />
+      <VideoDialogs dialog={dialog} onClose={() => setDialog(null)} />
     </div>
   )
 }
@@ -196,16 +182,12 @@ function VideoForm({ costs, onSubmitted, onDialog }: VideoFormProps) {
 
   const purchaseMessage = actionData?.needPurchase ? form.errors?.[0] : null
   const formErrors = actionData?.needPurchase ? null : form.errors
-  const imageError = fileError ?? fields.image.errors?.join(' ')
+  const imageErrors = fileError ? [fileError] : fields.image.errors
 
   return (
     <form method="post" encType="multipart/form-data" {...getFormProps(form)}>
-      {formErrors ? (
-        <p className="form-error" id={form.errorId} role="alert">
-          {formErrors.join(' ')}
-        </p>
-      ) : null}
-      {purchaseMessage ? <PurchaseModal message={purchaseMessage} /> : null}
+      <FormError errors={formErrors ?? undefined} id={form.errorId} />
+      {purchaseMessage ? <VideoDialogs dialog={{ kind: 'purchase', message: purchaseMessage }} /> : null}
 
       <div className="mode-switch" role="radiogroup" aria-label="Mode">
         {getCollectionProps(fields.mode, { type: 'radio', options: [...VIDEO_MODES] }).map(({ key, ...props }) => (
@@ -218,22 +200,15 @@ function VideoForm({ costs, onSubmitted, onDialog }: VideoFormProps) {
 
       <fieldset className="video-image-field" disabled={hydrated && mode === 'text'}>
         <legend className="field-label">Image</legend>
-        <PhotoDrop
-          inputId={fields.image.id}
+        <PhotoUpload
+          field={fields.image}
           label="Pet image"
           preview={preview}
           alt="Preview of your image"
           hint={<>Choose a photo of your pet to animate (JPEG, PNG, WebP or GIF, up to {MAX_VIDEO_IMAGE_MB}MB)</>}
-        />
-        <input
-          {...getInputProps(fields.image, { type: 'file' })}
-          accept={ACCEPTED_IMAGES}
           onChange={chooseImage}
-          className="photo-input"
+          errors={imageErrors}
         />
-        <p className="field-error" id={fields.image.errorId}>
-          {imageError}
-        </p>
       </fieldset>
 
       <div className="field">
@@ -248,9 +223,7 @@ function VideoForm({ costs, onSubmitted, onDialog }: VideoFormProps) {
           }
           onChange={(event) => setPrompt(event.currentTarget.value)}
         />
-        <p className="field-error" id={fields.prompt.errorId}>
-          {fields.prompt.errors?.join(' ')}
-        </p>
+        <FieldError id={fields.prompt.errorId} errors={fields.prompt.errors} />
       </div>
 
       <div className="video-options">
@@ -270,9 +243,7 @@ function VideoForm({ costs, onSubmitted, onDialog }: VideoFormProps) {
               </option>
             ))}
           </select>
-          <p className="field-error" id={fields.aspectRatio.errorId}>
-            {fields.aspectRatio.errors?.join(' ')}
-          </p>
+          <FieldError id={fields.aspectRatio.errorId} errors={fields.aspectRatio.errors} />
         </div>
         <div className="field">
           <label htmlFor={fields.resolution.id}>Resolution</label>
@@ -294,9 +265,7 @@ function VideoForm({ costs, onSubmitted, onDialog }: VideoFormProps) {
           <p className="muted video-hint" id="resolution-hint">
             1280p is available only for 16:9.
           </p>
-          <p className="field-error" id={fields.resolution.errorId}>
-            {fields.resolution.errors?.join(' ')}
-          </p>
+          <FieldError id={fields.resolution.errorId} errors={fields.resolution.errors} />
         </div>
       </div>
 
@@ -316,14 +285,14 @@ function VideoForm({ costs, onSubmitted, onDialog }: VideoFormProps) {
 
       {/* Sent as the spec's payload has it; the server charges its own configured cost. */}
       <input type="hidden" name="creditCost" value={cost} />
-      <button
-        type="submit"
-        className="button generate-submit"
-        disabled={request.submitting || (hydrated && missingInput)}
+      <CostButton
+        label="GENERATE VIDEO"
+        cost={cost}
+        submitting={request.submitting}
+        disabled={hydrated && missingInput}
       >
-        {request.submitting ? 'Submitting…' : `GENERATE VIDEO (${cost} credits)`}
-      </button>
-      <p className="muted">Current credits: {credits}</p>
+        Current credits: {credits}
+      </CostButton>
     </form>
   )
 }
@@ -360,9 +329,7 @@ function VideoResult({ task, onStartOver }: { task: ClientTask; onStartOver: () 
           </Link>
         )}
       </div>
-      <p className="muted">
-        Your videos are kept for 10 days in your <Link to="/history?type=video">History</Link>.
-      </p>
+      <KeptInHistory what="Your videos are" history="/history?type=video" />
     </>
   )
 }
@@ -389,14 +356,8 @@ function InfoCards({ costs }: { costs: Costs }) {
   )
 }
 
-function PurchaseModal({ message, onClose }: { message: string; onClose?: () => void }) {
-  return <PurchaseDialog title="Insufficient Credits" message={message} closeTo={PAGE} onClose={onClose} />
-}
-
-function Dialogs({ dialog, onClose }: { dialog: GenerationDialog | null; onClose: () => void }) {
-  if (dialog?.kind === 'purchase') return <PurchaseModal message={dialog.message} onClose={onClose} />
-  if (dialog?.kind !== 'error') return null
-  return <ErrorDialog message={dialog.message} onClose={onClose} />
+function VideoDialogs({ dialog, onClose = () => {} }: { dialog: GenerationDialog | null; onClose?: () => void }) {
+  return <GenerationDialogs dialog={dialog} purchaseTitle="Insufficient Credits" page={PAGE} onClose={onClose} />
 }
 
 export function ErrorBoundary() {

@@ -16,27 +16,21 @@ import {
 } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, useNavigate } from '@remix-run/react'
 import { useEffect, useState, type ChangeEvent } from 'react'
-import {
-  ACCEPTED_IMAGES,
-  ErrorDialog,
-  PhotoDrop,
-  PurchaseDialog,
-  TaskProgress,
-  TaskResultPanel,
-  useFilePreview,
-  useGenerationRequest,
-  useShownTask,
-  type GenerationDialog,
-} from '#app/components/generation-parts.tsx'
+import { CostButton } from '#app/components/generator/cost.tsx'
+import { GenerationDialogs, type GenerationDialog } from '#app/components/generator/dialogs.tsx'
+import { useGenerationRequest } from '#app/components/generator/generation-request.ts'
+import { ACCEPTED_IMAGES, PhotoUpload, useFilePreview } from '#app/components/generator/photo-upload.tsx'
+import { KeptInHistory, TaskProgress, TaskResultPanel, useShownTask } from '#app/components/generator/result-panel.tsx'
+import { FieldError, FormError } from '#app/components/text-field.tsx'
 import { TEMPLATE_HANDOFF_KEY, type TemplateHandoff } from '#app/features/gallery/gallery-shared.ts'
 import { readImageGenerationForm, submitImageGeneration } from '#app/features/generation/image-generation.server.ts'
 import { listStyles } from '#app/features/gallery/styles.server.ts'
 import { getSystemConfig } from '#app/features/credits/system-config.server.ts'
-import { findTaskView } from '#app/features/generation/tasks.server.ts'
+import { findTaskView } from '#app/features/generation/user-tasks.server.ts'
 import { getOptionalUser } from '#app/utils/auth.server.ts'
 import { requireUser } from '#app/utils/permissions.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
+import { getDb } from '#platform/db.server.ts'
+import { getEnv } from '#platform/env.server.ts'
 import { answerGenerationForm, type GenerationActionData } from '#app/features/generation/generation-action.server.ts'
 import {
   imageGenerationSchema,
@@ -205,31 +199,19 @@ export default function Generate() {
         ) : null}
 
         <form method="post" encType="multipart/form-data" {...getFormProps(form)}>
-          {formErrors ? (
-            <p className="form-error" id={form.errorId} role="alert">
-              {formErrors.join(' ')}
-            </p>
-          ) : null}
+          <FormError errors={formErrors ?? undefined} id={form.errorId} />
 
           <fieldset className="generate-step">
             <legend>Step 1: Upload a pet photo</legend>
-            <PhotoDrop
-              inputId={fields.images.id}
+            <PhotoUpload
+              field={fields.images}
               label="Pet photo"
               preview={photoPreview}
               alt="Your pet photo"
               hint={<>Choose a clear photo of your pet (JPEG, PNG, WebP or GIF, up to {MAX_IMAGE_MB}MB)</>}
-            />
-            <input
-              {...getInputProps(fields.images, { type: 'file' })}
-              multiple={false}
-              accept={ACCEPTED_IMAGES}
               onChange={previewPhoto}
-              className="photo-input"
+              errors={imageErrors.length ? imageErrors : undefined}
             />
-            <p className="field-error" id={fields.images.errorId}>
-              {imageErrors.join(' ')}
-            </p>
           </fieldset>
 
           <fieldset className="generate-step">
@@ -270,9 +252,7 @@ export default function Generate() {
                     rows={5}
                     placeholder="My corgi as a renaissance nobleman, in an oil painting with a dark background"
                   />
-                  <p className="field-error" id={fields.prompt.errorId}>
-                    {fields.prompt.errors?.join(' ')}
-                  </p>
+                  <FieldError id={fields.prompt.errorId} errors={fields.prompt.errors} />
                 </div>
                 <div className="field">
                   <label htmlFor="reference-images">Reference images (optional, up to {MAX_REFERENCE_IMAGES})</label>
@@ -296,32 +276,27 @@ export default function Generate() {
             )}
           </fieldset>
 
-          <button type="submit" className="button generate-submit" disabled={request.submitting}>
-            {request.submitting ? 'Submitting…' : `Generate (${cost} credits)`}
-          </button>
-          {user ? (
-            <p className="muted">You have {user.credits} credits.</p>
-          ) : (
-            <p className="muted">
-              <Link to={`/login?redirectTo=${PAGE}`}>Log in</Link> to generate portraits.
-            </p>
-          )}
+          <CostButton label="Generate" cost={cost} submitting={request.submitting}>
+            {user ? (
+              <>You have {user.credits} credits.</>
+            ) : (
+              <>
+                <Link to={`/login?redirectTo=${PAGE}`}>Log in</Link> to generate portraits.
+              </>
+            )}
+          </CostButton>
         </form>
       </section>
 
       <ResultPanel task={current} />
 
-      {purchaseMessage ? (
-        <PurchaseDialog
-          title="Free Usage Limit Reached"
-          message={purchaseMessage}
-          closeTo={PAGE}
-          onClose={() => setDialog(null)}
-        >
-          <p className="muted">Purchase credits to keep creating portraits of your pet.</p>
-        </PurchaseDialog>
-      ) : null}
-      {dialog?.kind === 'error' ? <ErrorDialog message={dialog.message} onClose={() => setDialog(null)} /> : null}
+      <GenerationDialogs
+        dialog={purchaseMessage ? { kind: 'purchase', message: purchaseMessage } : dialog}
+        purchaseTitle="Free Usage Limit Reached"
+        purchaseNote={<p className="muted">Purchase credits to keep creating portraits of your pet.</p>}
+        page={PAGE}
+        onClose={() => setDialog(null)}
+      />
     </div>
   )
 }
@@ -337,9 +312,7 @@ function StyleChoice({ styles, field }: { styles: { value: string; label: string
           <span>{labels.get(props.value)}</span>
         </label>
       ))}
-      <p className="field-error" id={field.errorId}>
-        {field.errors?.join(' ')}
-      </p>
+      <FieldError id={field.errorId} errors={field.errors} />
     </div>
   )
 }
@@ -385,9 +358,7 @@ function GuideFields({ fields, template }: { fields: GuidedFields; template: Tem
                 <option key={suggestion} value={suggestion} />
               ))}
             </datalist>
-            <p className="field-error" id={field.errorId}>
-              {field.errors?.join(' ')}
-            </p>
+            <FieldError id={field.errorId} errors={field.errors} />
           </div>
         )
       })}
@@ -444,9 +415,7 @@ function PortraitResult({ task }: { task: ClientTask }) {
       ) : isActive(task) ? (
         <TaskProgress task={task} page={PAGE} />
       ) : null}
-      <p className="muted">
-        All your portraits are kept for 10 days in your <Link to="/history">History</Link>.
-      </p>
+      <KeptInHistory what="All your portraits are" history="/history" />
     </>
   )
 }

@@ -1,13 +1,8 @@
-import { sql } from 'kysely'
-import { getDb } from '#app/utils/db.server.ts'
-
-/** Fly's health check: 200 when the database answers, 503 when it does not (the pool reconnects on its own). */
-export async function loader() {
-  try {
-    await sql`SELECT 1`.execute(getDb())
-    return new Response('ok', { headers: { 'Cache-Control': 'no-store' } })
-  } catch (error) {
-    console.error('[healthz] database check failed:', error instanceof Error ? error.message : error)
-    return new Response('database unavailable', { status: 503, headers: { 'Cache-Control': 'no-store' } })
-  }
+/**
+ * Fly's http_service check: the web process answers. It never touches the database, so that a
+ * database failover does not take every web machine out of rotation (visitors then get the app's
+ * own 503 page rather than the proxy's error). /readyz checks the database and storage.
+ */
+export function loader() {
+  return new Response('ok', { headers: { 'Cache-Control': 'no-store' } })
 }

@@ -14,10 +14,10 @@ import {
   historyQuerySchema,
   listHistory,
   type HistoryItem,
-} from '#app/features/generation/tasks.server.ts'
+} from '#app/features/generation/user-tasks.server.ts'
 import { requireUser } from '#app/utils/permissions.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import type { TaskKind } from '#app/utils/db-schema.ts'
+import { getDb } from '#platform/db.server.ts'
+import type { TaskKind } from '#platform/db-schema.ts'
 import { readForm } from '#app/utils/form-body.server.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
 import { seo } from '#app/utils/seo.ts'

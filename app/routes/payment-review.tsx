@@ -11,6 +11,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/re
 import type { z } from 'zod'
 import { AccessDenied } from '#app/components/access-denied.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { FieldError } from '#app/components/text-field.tsx'
 import { VerificationBadge } from '#app/components/verification-badge.tsx'
 import {
   formatUsd,
@@ -27,8 +28,8 @@ import {
 } from '#app/features/payments/payments.server.ts'
 import { systemSettingLabels, systemSettingsSchema } from '#app/features/credits/system-config-schema.ts'
 import { getSystemConfig, saveSystemConfig } from '#app/features/credits/system-config.server.ts'
-import type { User } from '#app/utils/db-schema.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import type { User } from '#platform/db-schema.ts'
+import { getDb } from '#platform/db.server.ts'
 import { readForm } from '#app/utils/form-body.server.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
@@ -205,9 +206,7 @@ function ProofCard({ proof, lastResult }: { proof: PublicPendingProof; lastResul
         <div className="field">
           <label htmlFor={fields.reason.id}>Reason (required to reject)</label>
           <textarea {...getTextareaProps(fields.reason)} rows={2} maxLength={500} />
-          <span className="field-error" id={fields.reason.errorId}>
-            {fields.reason.errors?.join(' ')}
-          </span>
+          <FieldError id={fields.reason.errorId} errors={fields.reason.errors} />
         </div>
         <div className="row">
           <button type="submit" name="intent" value="approve" className="button" disabled={busy}>
@@ -248,9 +247,7 @@ function SettingsForm(props: { settings: Settings; lastResult?: SubmissionResult
           <div className="field" key={name}>
             <label htmlFor={fields[name].id}>{systemSettingLabels[name]}</label>
             <input {...getInputProps(fields[name], { type: 'number' })} min={0} step={1} />
-            <span className="field-error" id={fields[name].errorId}>
-              {fields[name].errors?.join(' ')}
-            </span>
+            <FieldError id={fields[name].errorId} errors={fields[name].errors} />
           </div>
         ))}
       </div>

@@ -1,22 +1,22 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { type ActionFunctionArgs, json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
-import { FormError, TextField } from '#app/components/text-field.tsx'
+import { FieldError, FormError, TextField } from '#app/components/text-field.tsx'
 import { updateProfile } from '#app/features/accounts/account.server.ts'
 import { updateAvatar } from '#app/features/accounts/avatar.server.ts'
 import { toPublicUser } from '#app/features/accounts/user.server.ts'
 import { setTaskEmails } from '#app/features/accounts/task-email-preference.server.ts'
-import type { User } from '#app/utils/db-schema.ts'
+import type { User } from '#platform/db-schema.ts'
 import { parseAccountForm, profileSchema } from '#app/features/accounts/account-schemas.ts'
 import type { AccountActionData } from '#app/features/accounts/account-form.server.ts'
 import { getRequestToken } from '#app/utils/auth.server.ts'
 import { requireUser } from '#app/utils/permissions.server.ts'
 import { readForm } from '#app/utils/form-body.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { formErrorResponse } from '#app/utils/form-errors.server.ts'
 import { badRequest } from '#app/utils/http.server.ts'
 import { readMultipartForm } from '#app/utils/multipart.server.ts'
-import { getClientAddress } from '#app/utils/client-address.server.ts'
+import { getClientAddress } from '#platform/client-address.server.ts'
 import { seo } from '#app/utils/seo.ts'
 import { useExpiring } from '#app/hooks/use-expiring.ts'
 import accountsStyles from '#app/styles/accounts.css'
@@ -111,11 +111,7 @@ export default function Profile() {
         <div className="field grow">
           <label htmlFor="avatar">Avatar</label>
           <input id="avatar" name="avatar" type="file" accept="image/jpeg,image/png,image/webp,image/gif" />
-          {avatarErrors ? (
-            <span className="field-error" role="alert">
-              Failed to upload avatar: {avatarErrors.join(' ')}
-            </span>
-          ) : null}
+          <FieldError errors={avatarErrors ? [`Failed to upload avatar: ${avatarErrors.join(' ')}`] : undefined} />
           <button type="submit" className="button secondary" disabled={busy}>
             Upload avatar
           </button>

@@ -11,6 +11,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { useHydrated } from '#app/hooks/use-hydrated.ts'
 import type { z } from 'zod'
 import { RedirectNotice } from '#app/components/redirect-notice.tsx'
+import { FieldError } from '#app/components/text-field.tsx'
 import {
   CENTS_PER_CREDIT_STEP,
   creditAmountSchema,
@@ -31,11 +32,11 @@ import {
   submitPaymentProof,
 } from '#app/features/payments/payments.server.ts'
 import { requireUser } from '#app/utils/permissions.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import type { PaymentMethod } from '#app/utils/db-schema.ts'
+import { getDb } from '#platform/db.server.ts'
+import type { PaymentMethod } from '#platform/db-schema.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
 import { readMultipartForm } from '#app/utils/multipart.server.ts'
-import { getClientAddress } from '#app/utils/client-address.server.ts'
+import { getClientAddress } from '#platform/client-address.server.ts'
 import { seo } from '#app/utils/seo.ts'
 import paymentsStyles from '#app/styles/payments.css'
 
@@ -144,9 +145,10 @@ export default function PurchaseCredits() {
               step={CREDIT_STEP}
               placeholder="e.g. 1500"
             />
-            <span className="field-error" id={fields.customCredits.errorId}>
-              {fields.customCredits.errors?.join(' ') ?? fields.creditOption.errors?.join(' ')}
-            </span>
+            <FieldError
+              id={fields.customCredits.errorId}
+              errors={fields.customCredits.errors ?? fields.creditOption.errors}
+            />
           </div>
           {/* Without JavaScript the total could not follow the choice; the options show their prices instead. */}
           {hydrated ? (
@@ -167,17 +169,13 @@ export default function PurchaseCredits() {
               </span>
             </label>
           ))}
-          <span className="field-error" id={fields.paymentMethod.errorId}>
-            {fields.paymentMethod.errors?.join(' ')}
-          </span>
+          <FieldError id={fields.paymentMethod.errorId} errors={fields.paymentMethod.errors} />
         </fieldset>
 
         <div className="field">
           <label htmlFor={fields.transactionId.id}>Transaction ID</label>
           <input {...getInputProps(fields.transactionId, { type: 'text' })} autoComplete="off" />
-          <span className="field-error" id={fields.transactionId.errorId}>
-            {fields.transactionId.errors?.join(' ')}
-          </span>
+          <FieldError id={fields.transactionId.errorId} errors={fields.transactionId.errors} />
         </div>
 
         <div className="field">
@@ -186,17 +184,13 @@ export default function PurchaseCredits() {
             {...getInputProps(fields.screenshot, { type: 'file' })}
             accept="image/jpeg,image/png,image/webp,image/gif"
           />
-          <span className="field-error" id={fields.screenshot.errorId}>
-            {fields.screenshot.errors?.join(' ')}
-          </span>
+          <FieldError id={fields.screenshot.errorId} errors={fields.screenshot.errors} />
         </div>
 
         <div className="field">
           <label htmlFor={fields.paymentNote.id}>Note (optional)</label>
           <textarea {...getTextareaProps(fields.paymentNote)} rows={3} maxLength={1000} />
-          <span className="field-error" id={fields.paymentNote.errorId}>
-            {fields.paymentNote.errors?.join(' ')}
-          </span>
+          <FieldError id={fields.paymentNote.errorId} errors={fields.paymentNote.errors} />
         </div>
 
         <p className="review-note">Payments are reviewed within 24 hours; the credits are added once approved.</p>

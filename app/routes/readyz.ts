@@ -1,4 +1,4 @@
-import { checkReadiness } from '#app/utils/readiness.server.ts'
+import { checkReadiness } from '#platform/readiness.server.ts'
 
 /** Fly's deploy check: 200 when the database and media storage answer, 503 (naming what failed) when not. */
 export async function loader() {

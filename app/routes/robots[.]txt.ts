@@ -1,4 +1,4 @@
-import { getEnv } from '#app/utils/env.server.ts'
+import { getEnv } from '#platform/env.server.ts'
 import { siteOrigin } from '#app/utils/site-origin.server.ts'
 
 export async function loader({ request }: { request: Request }) {

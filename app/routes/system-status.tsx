@@ -4,7 +4,7 @@ import { type ReactNode, useEffect } from 'react'
 import { systemStatus } from '#app/features/operations/system-status.server.ts'
 import { getTaskStreams } from '#app/features/live-updates/live-updates.server.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import stylesheet from '#app/styles/system-status.css'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }]
@@ -108,6 +108,28 @@ export default function SystemStatusPage() {
           ))}
         </StatusTable>
       )}
+
+      <h2>Content-Security-Policy violations</h2>
+      <p className={status.cspReports.lastDay === 0 ? 'muted' : 'status-failed'}>
+        {status.cspReports.lastDay} reported in the last day.
+      </p>
+      {status.cspReports.recent.length > 0 ? (
+        <StatusTable columns={['Directive', 'Blocked', 'Page', 'Mode', 'Received']}>
+          {status.cspReports.recent.map((report) => (
+            <tr key={report.id}>
+              <th scope="row" className="csp-directive">
+                {report.directive}
+              </th>
+              <td className="csp-url">{report.blockedUrl}</td>
+              <td className="csp-url">{report.page}</td>
+              <td>{report.disposition}</td>
+              <td>
+                <Moment at={report.receivedAt} />
+              </td>
+            </tr>
+          ))}
+        </StatusTable>
+      ) : null}
 
       <h2>Deployment</h2>
       <dl className="deployment">

@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, json, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { setTaskEmails, userOfUnsubscribeToken } from '#app/features/accounts/task-email-preference.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { seo } from '#app/utils/seo.ts'
 
 export const meta = () => seo({ title: 'Unsubscribe', description: 'Stop the emails about finished work.' })

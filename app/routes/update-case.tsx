@@ -7,16 +7,17 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import type { z } from 'zod'
 import { AccessDenied } from '#app/components/access-denied.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { FieldError } from '#app/components/text-field.tsx'
 import { newStyleSchema, type StyleJson, templateUploadSchema } from '#app/features/gallery/gallery-shared.ts'
 import { createTemplateFromUpload } from '#app/features/gallery/templates.server.ts'
 import { createGalleryStyle, listStyles } from '#app/features/gallery/styles.server.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
-import type { User } from '#app/utils/db-schema.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import type { User } from '#platform/db-schema.ts'
+import { getDb } from '#platform/db.server.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
 import { readMultipartForm } from '#app/utils/multipart.server.ts'
 import { seo } from '#app/utils/seo.ts'
-import { getStorage } from '#app/utils/storage.server.ts'
+import { getStorage } from '#platform/storage.server.ts'
 import galleryStyles from '#app/styles/gallery.css'
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: galleryStyles }]
@@ -140,9 +141,7 @@ function TemplateForm({ styles, outcome }: { styles: StyleJson[]; outcome: Outco
       <div className="field">
         <label htmlFor={fields.image.id}>Template image</label>
         <input {...getInputProps(fields.image, { type: 'file' })} accept="image/jpeg,image/png,image/webp,image/gif" />
-        <span className="field-error" id={fields.image.errorId}>
-          {fields.image.errors?.join(' ')}
-        </span>
+        <FieldError id={fields.image.errorId} errors={fields.image.errors} />
       </div>
       <div className="field">
         <label htmlFor={fields.style.id}>Style</label>
@@ -154,30 +153,22 @@ function TemplateForm({ styles, outcome }: { styles: StyleJson[]; outcome: Outco
             </option>
           ))}
         </select>
-        <span className="field-error" id={fields.style.errorId}>
-          {fields.style.errors?.join(' ')}
-        </span>
+        <FieldError id={fields.style.errorId} errors={fields.style.errors} />
       </div>
       <div className="field">
         <label htmlFor={fields.name.id}>Name (optional)</label>
         <input {...getInputProps(fields.name, { type: 'text' })} maxLength={100} />
-        <span className="field-error" id={fields.name.errorId}>
-          {fields.name.errors?.join(' ')}
-        </span>
+        <FieldError id={fields.name.errorId} errors={fields.name.errors} />
       </div>
       <div className="field">
         <label htmlFor={fields.templatePrompt.id}>Template prompt</label>
         <textarea {...getTextareaProps(fields.templatePrompt)} rows={4} />
-        <span className="field-error" id={fields.templatePrompt.errorId}>
-          {fields.templatePrompt.errors?.join(' ')}
-        </span>
+        <FieldError id={fields.templatePrompt.errorId} errors={fields.templatePrompt.errors} />
       </div>
       <div className="field">
         <label htmlFor={fields.prompt.id}>Prompt</label>
         <textarea {...getTextareaProps(fields.prompt)} rows={2} />
-        <span className="field-error" id={fields.prompt.errorId}>
-          {fields.prompt.errors?.join(' ')}
-        </span>
+        <FieldError id={fields.prompt.errorId} errors={fields.prompt.errors} />
       </div>
       <details>
         <summary>Generator options (optional)</summary>
@@ -193,9 +184,7 @@ function TemplateForm({ styles, outcome }: { styles: StyleJson[]; outcome: Outco
           <div className="field" key={name}>
             <label htmlFor={fields[name].id}>{label}</label>
             <input {...getInputProps(fields[name], { type: 'text' })} />
-            <span className="field-error" id={fields[name].errorId}>
-              {fields[name].errors?.join(' ')}
-            </span>
+            <FieldError id={fields[name].errorId} errors={fields[name].errors} />
           </div>
         ))}
       </details>
@@ -222,16 +211,12 @@ function StyleForm({ styles, outcome }: { styles: StyleJson[]; outcome: Outcome 
         <div className="field">
           <label htmlFor={fields.value.id}>Style value</label>
           <input {...getInputProps(fields.value, { type: 'text' })} placeholder="e.g. watercolor" maxLength={40} />
-          <span className="field-error" id={fields.value.errorId}>
-            {fields.value.errors?.join(' ')}
-          </span>
+          <FieldError id={fields.value.errorId} errors={fields.value.errors} />
         </div>
         <div className="field">
           <label htmlFor={fields.label.id}>Style label</label>
           <input {...getInputProps(fields.label, { type: 'text' })} placeholder="e.g. Watercolor" maxLength={60} />
-          <span className="field-error" id={fields.label.errorId}>
-            {fields.label.errors?.join(' ')}
-          </span>
+          <FieldError id={fields.label.errorId} errors={fields.label.errors} />
         </div>
         <button type="submit" className="button" disabled={submitting}>
           {submitting ? 'Creating…' : 'Create style'}

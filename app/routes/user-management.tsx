@@ -34,7 +34,7 @@ import {
   setCreditsAsAdmin,
 } from '#app/features/users/user-admin.server.ts'
 import { type PublicUser, toPublicUser } from '#app/features/accounts/user.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { HttpError } from '#app/utils/http.server.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
 import { zhUserManagement as t } from '#app/features/users/zh-user-management.ts'

@@ -1,5 +1,6 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { ZodError } from 'zod'
+import { asServiceUnavailable } from '#platform/database-outage.server.ts'
 import { errorResponse, HttpError } from './http.server.ts'
 import { assertPlainText } from './text-input.ts'
 
@@ -16,7 +17,8 @@ export function onApiAnswer(listener: AnswerListener) {
 /**
  * Wraps an /api route handler so that every failure answers JSON `{ message }` with the right
  * status: thrown Responses pass through, HttpErrors keep their status, zod errors are 400s, and
- * anything unexpected is logged and answered as a plain 500 without internals.
+ * an unreachable database is a 503 with Retry-After (database-outage.server.ts), and anything
+ * unexpected is logged and answered as a plain 500 without internals.
  */
 export function apiHandler<Args extends LoaderFunctionArgs | ActionFunctionArgs>(handler: Handler<Args>) {
   return async (args: Args) => {
@@ -37,6 +39,8 @@ async function answer<Args extends LoaderFunctionArgs | ActionFunctionArgs>(hand
     if (error instanceof ZodError) {
       return json({ message: error.issues[0]?.message ?? 'Invalid request' }, { status: 400 })
     }
+    const unavailable = asServiceUnavailable(error)
+    if (unavailable) return errorResponse(new HttpError(unavailable.status, unavailable.message, unavailable))
     console.error('[api] unexpected error on', args.request.method, new URL(args.request.url).pathname, error)
     return json({ message: 'Something went wrong, please try again later' }, { status: 500 })
   }
@@ -59,7 +63,8 @@ export async function readJson(request: Request, { maxBytes = 1024 * 1024 } = {}
   return body as Record<string, unknown>
 }
 
-async function readBodyText(request: Request, maxBytes: number) {
+/** The body as text, 413 past `maxBytes` (read no further). */
+export async function readBodyText(request: Request, maxBytes: number) {
   if (!request.body) return ''
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []

@@ -1,8 +1,8 @@
 import { createCookie } from '@remix-run/node'
 import { createSession, findSessionUser, revokeSession, SESSION_DAYS } from './session.server.ts'
-import type { User } from './db-schema.ts'
-import { getDb } from './db.server.ts'
-import { getEnv } from './env.server.ts'
+import type { User } from '#platform/db-schema.ts'
+import { getDb } from '#platform/db.server.ts'
+import { getEnv } from '#platform/env.server.ts'
 
 let sessionCookie: ReturnType<typeof createCookie> | undefined
 

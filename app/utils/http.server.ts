@@ -7,6 +7,8 @@ interface HttpErrorOptions {
   code?: string
   /** The form field the refusal is about, for pages that show it beside that field. */
   field?: string
+  /** Response headers the API answer carries (e.g. `Retry-After`). */
+  headers?: Record<string, string>
 }
 
 /**
@@ -20,14 +22,16 @@ export class HttpError extends Error {
   readonly extra: Record<string, unknown>
   readonly code: string | undefined
   readonly field: string | undefined
+  readonly headers: Record<string, string>
 
-  constructor(status: number, message: string, { extra = {}, code, field }: HttpErrorOptions = {}) {
+  constructor(status: number, message: string, { extra = {}, code, field, headers = {} }: HttpErrorOptions = {}) {
     super(message)
     this.name = 'HttpError'
     this.status = status
     this.extra = extra
     this.code = code
     this.field = field
+    this.headers = headers
   }
 }
 
@@ -38,5 +42,5 @@ export const notFound = (message = 'Not found') => new HttpError(404, message)
 export const payloadTooLarge = (message: string) => new HttpError(413, message)
 
 export function errorResponse(error: HttpError) {
-  return json({ message: error.message, ...error.extra }, { status: error.status })
+  return json({ message: error.message, ...error.extra }, { status: error.status, headers: error.headers })
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { createReadableStreamFromReadable } from '@remix-run/node'
-import type { ByteRange, MediaStorage } from './storage.server.ts'
-import { isValidMediaKey } from './storage.server.ts'
+import type { ByteRange, MediaStorage } from '#platform/storage.server.ts'
+import { isValidMediaKey } from '#platform/storage.server.ts'
 
 /**
  * The answer to GET or HEAD /media/<key>: cached forever (a key never changes its bytes), with ETag
@@ -15,7 +15,6 @@ export async function mediaResponse(request: Request, storage: MediaStorage, key
   const headers = new Headers({
     'Cache-Control': 'public, max-age=31536000, immutable',
     ETag: etag,
-    'X-Content-Type-Options': 'nosniff',
   })
   if (matchesEtag(request.headers.get('If-None-Match'), etag)) {
     return new Response(null, { status: 304, headers })

@@ -1,7 +1,7 @@
 import { json, redirect } from '@remix-run/node'
 import { getOptionalUser } from './auth.server.ts'
-import type { User } from './db-schema.ts'
-import { getEnv } from './env.server.ts'
+import type { User } from '#platform/db-schema.ts'
+import { getEnv } from '#platform/env.server.ts'
 import { HttpError } from './http.server.ts'
 import { type Permission, permissionRules, permissionsOf } from './permissions.ts'
 

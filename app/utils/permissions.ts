@@ -6,7 +6,7 @@
  *
  * Client-safe: no server imports, so components can read it.
  */
-import type { Role } from './db-schema.ts'
+import type { Role } from '#platform/db-schema.ts'
 
 export type Permission =
   | 'manageGallery'

@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import type { DB } from '#app/utils/db.server.ts'
+import type { DB } from '#platform/db.server.ts'
 import { HttpError } from '#app/utils/http.server.ts'
 
 /** At most `limit` hits per fixed window of `windowSeconds` for one key (e.g. `login:ip:1.2.3.4`). */

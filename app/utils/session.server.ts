@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import type { DB } from '#app/utils/db.server.ts'
+import type { DB } from '#platform/db.server.ts'
 
 export const SESSION_DAYS = 30
 

@@ -1,5 +1,5 @@
-import type { DB } from '#app/utils/db.server.ts'
-import type { Env } from '#app/utils/env.server.ts'
+import type { DB } from '#platform/db.server.ts'
+import type { Env } from '#platform/env.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { defaultSystemConfig, saveSystemConfig } from '#app/features/credits/system-config.server.ts'
 import { createUser, findUserByEmail } from '#app/features/accounts/user.server.ts'

@@ -4,8 +4,8 @@
  * photo would, with the template prompt choosing its backdrop, then is stored like an admin upload.
  */
 import sharp from 'sharp'
-import type { DB } from '#app/utils/db.server.ts'
-import type { MediaStorage } from '#app/utils/storage.server.ts'
+import type { DB } from '#platform/db.server.ts'
+import type { MediaStorage } from '#platform/storage.server.ts'
 import { createLocalImageProvider } from '#worker/providers/image/local.ts'
 import type { GeneratorStyle } from '#app/features/generation/prompt.ts'
 import { type Accessory, drawPet, type PetSpec } from './demo-pet-drawing.ts'

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
-import { expect, type Page, test } from '@playwright/test'
-import { adminContext, newUserContext } from './support.ts'
+import { expect, type Page } from '@playwright/test'
+import { adminContext, newUserContext, test } from './support.ts'
 
 // axe-core on every route, as the role that can open it: no serious or critical violation.
 

@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test'
-import { unique } from './support.ts'
+import { expect, type Page } from '@playwright/test'
+import { unique, test } from './support.ts'
 
 // Registration, logout, login and profile through the real pages (email verification is off in
 // the e2e server), plus the register form posting with JavaScript turned off.

@@ -1,8 +1,8 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { presetRange } from '#app/features/analytics/date-range.ts'
 import { e2eAdmin } from '../../playwright.config.ts'
-import { signIn } from './support.ts'
+import { signIn, test } from './support.ts'
 
 const statCard = (page: Page, label: string) =>
   page.locator('.stat-card').filter({ hasText: label }).locator('.stat-value')

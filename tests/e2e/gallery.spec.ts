@@ -1,6 +1,6 @@
-import { expect, test, type Locator, type Page } from '@playwright/test'
+import { expect, type Locator, type Page } from '@playwright/test'
 import sharp from 'sharp'
-import { adminContext, newUserContext, signIn } from './support.ts'
+import { adminContext, newUserContext, signIn, test } from './support.ts'
 
 // The demo seed: 24 templates, 3 of them in Sports and Travel (scripts/seed/demo-gallery.ts).
 const SEEDED = 24

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test'
-import { newUserContext, petPhoto as photo } from './support.ts'
+import { expect } from '@playwright/test'
+import { newUserContext, petPhoto as photo, test } from './support.ts'
 
 test('a user uploads a photo, generates in Guide mode, sees it complete in the sidebar and downloads it', async ({
   browser,

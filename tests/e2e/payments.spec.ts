@@ -1,6 +1,6 @@
-import { expect, test } from '@playwright/test'
+import { expect } from '@playwright/test'
 import sharp from 'sharp'
-import { adminContext, creditsOf, newUserContext } from './support.ts'
+import { adminContext, creditsOf, newUserContext, test } from './support.ts'
 
 test('a user submits a payment proof, the superadmin approves it and the credits rise', async ({ browser }) => {
   const buyer = await newUserContext(browser, { name: 'Buyer' })

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test'
-import { newUserContext } from './support.ts'
+import { expect } from '@playwright/test'
+import { newUserContext, test } from './support.ts'
 
 test('contact page has its own title, description and ContactPage data', async ({ page }) => {
   await page.goto('/contact')

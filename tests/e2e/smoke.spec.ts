@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test'
+import { expect } from '@playwright/test'
+import { test } from './support.ts'
 
 test('the home page renders with the header and the health check answers @phone', async ({ page, request }) => {
   await page.goto('/')

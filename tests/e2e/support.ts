@@ -1,4 +1,11 @@
-import { type APIRequestContext, type Browser, expect } from '@playwright/test'
+import {
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  expect,
+  type Page,
+  test as base,
+} from '@playwright/test'
 import sharp from 'sharp'
 import { e2eAdmin } from '../../playwright.config.ts'
 
@@ -45,3 +52,44 @@ export async function petPhoto(name = 'corgi.jpg') {
       .toBuffer(),
   }
 }
+
+/**
+ * Every test fails on a Content-Security-Policy violation in any of its pages (decision 0020):
+ * Chromium's "Refused to …" console messages, and the pages' `securitypolicyviolation` events
+ * (the listener is injected by Playwright, which the policy does not govern). The contexts a test
+ * opens itself with browser.newContext are watched too.
+ */
+export const test = base.extend<{ cspViolations: string[] }>({
+  cspViolations: [
+    async ({ browser, context }, use) => {
+      const violations: string[] = []
+      const watchPage = (page: Page) =>
+        page.on('console', (message) => {
+          const text = message.text()
+          if (/Content Security Policy|Refused to|securitypolicyviolation/.test(text)) {
+            violations.push(`${page.url()}: ${text}`)
+          }
+        })
+      const watch = async (watched: BrowserContext) => {
+        await watched.addInitScript(() =>
+          document.addEventListener('securitypolicyviolation', (event) =>
+            console.error(`securitypolicyviolation ${event.effectiveDirective} ${event.blockedURI}`),
+          ),
+        )
+        watched.pages().forEach(watchPage)
+        watched.on('page', watchPage)
+      }
+      await watch(context)
+      const newContext = browser.newContext.bind(browser)
+      browser.newContext = async (options) => {
+        const created = await newContext(options)
+        await watch(created)
+        return created
+      }
+      await use(violations)
+      browser.newContext = newContext
+      expect(violations, 'Content-Security-Policy violations').toEqual([])
+    },
+    { auto: true },
+  ],
+})

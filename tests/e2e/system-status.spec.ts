@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test'
-import { adminContext, newUserContext } from './support.ts'
+import { expect } from '@playwright/test'
+import { adminContext, newUserContext, test } from './support.ts'
 
 test('the superadmin opens System Status from the menu; it shows the worker and refreshes every 10 s', async ({
   browser,

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test'
-import { adminContext, petPhoto, unique } from './support.ts'
+import { expect } from '@playwright/test'
+import { adminContext, petPhoto, unique, test } from './support.ts'
 
 // The whole product as a new customer takes it, on desktop and (with @phone) on a phone-sized
 // screen: register, generate, watch the task complete, download, buy credits, have the proof

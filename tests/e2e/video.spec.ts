@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test'
-import { newUserContext, signIn } from './support.ts'
+import { expect } from '@playwright/test'
+import { newUserContext, signIn, test } from './support.ts'
 
 test('the superadmin generates a text-to-video, sees it complete and plays it', async ({ page }) => {
   await signIn(page.request)

@@ -11,6 +11,10 @@ export type FakeS3 = {
   endpoint: string
   /** bucket -> key -> object, for assertions. */
   buckets: Map<string, Map<string, StoredObject>>
+  /** The next `count` object PUTs answer 503 SlowDown, as S3 does when it sheds load. */
+  failNextPuts(count: number): void
+  /** Object PUTs answered so far, failed ones included. */
+  putRequests(): number
   close(): Promise<void>
 }
 
@@ -19,6 +23,8 @@ type StoredObject = { body: Buffer; contentType: string }
 export async function startFakeS3(): Promise<FakeS3> {
   const buckets = new Map<string, Map<string, StoredObject>>()
   const bucket = (name: string) => buckets.get(name) ?? buckets.set(name, new Map()).get(name)!
+  let putsToFail = 0
+  let puts = 0
 
   const server = http.createServer(async (req, res) => {
     try {
@@ -46,6 +52,11 @@ export async function startFakeS3(): Promise<FakeS3> {
 
       switch (req.method) {
         case 'PUT':
+          puts++
+          if (putsToFail > 0) {
+            putsToFail--
+            return sendError(res, 503, 'SlowDown', 'Please reduce your request rate.')
+          }
           objects.set(key, { body, contentType: req.headers['content-type'] ?? 'binary/octet-stream' })
           return res.writeHead(200, { ETag: '"fake"' }).end()
         case 'DELETE':
@@ -72,6 +83,8 @@ export async function startFakeS3(): Promise<FakeS3> {
   return {
     endpoint: `http://127.0.0.1:${port}`,
     buckets,
+    failNextPuts: (count) => void (putsToFail = count),
+    putRequests: () => puts,
     close: () => new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   }
 }

@@ -1,4 +1,4 @@
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 // The offline renderer's seeded generator (mulberry32), so that a failure can be replayed.
 export { seededRandom as randomSource } from '#worker/providers/image/local/svg.ts'
 

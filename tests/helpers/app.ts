@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { createSession } from '#app/utils/session.server.ts'
 import { createUser } from '#app/features/accounts/user.server.ts'
-import type { Role } from '#app/utils/db-schema.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import type { Role } from '#platform/db-schema.ts'
+import { getDb } from '#platform/db.server.ts'
 
 let counter = 0
 

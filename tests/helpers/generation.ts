@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { action as generate } from '#app/routes/api.async-image.generate.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { callRoute, makeRequest } from './app.ts'
 
 /**

@@ -1,6 +1,6 @@
 import type { JobHelpers } from 'graphile-worker'
 import { sql } from 'kysely'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 
 /** The payloads of the queued graphile-worker jobs with this task name, oldest first (the public view hides payloads). */
 export async function queuedJobs<Payload = Record<string, unknown>>(taskIdentifier: string): Promise<Payload[]> {

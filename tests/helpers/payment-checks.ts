@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
 import { verificationJobKey } from '#app/features/payments/payment-verification.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { verifyPayment } from '#worker/tasks/verify-payment.ts'
 import { randomAccount, tronAddress } from '../fakes/chain-fixtures.ts'
 import { startEtherscanFake } from '../fakes/etherscan.ts'

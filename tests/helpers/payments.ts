@@ -1,5 +1,5 @@
 import { action as submitAction } from '#app/routes/api.image.submit-payment-proof.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { callRoute, makeRequest } from './app.ts'
 
 /** Submits a proof through POST /api/image/submit-payment-proof (multipart); answers status and body. */

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import type { ServerBuild } from '@remix-run/node'
 import { Agent } from 'undici'
-import { type Env, getEnv } from '#app/utils/env.server.ts'
+import { type Env, getEnv } from '#platform/env.server.ts'
 import { createWebApp, type RequestObservers } from '../../server/app.ts'
 
 /**
@@ -26,7 +26,7 @@ interface RouteEntry {
   file: string
 }
 
-async function apiBuild(): Promise<ServerBuild> {
+export async function apiBuild(): Promise<ServerBuild> {
   const appDirectory = path.resolve('app')
   const routes: Record<string, unknown> = {
     root: { id: 'root', path: '', module: { default: () => null } },
@@ -47,8 +47,8 @@ async function apiBuild(): Promise<ServerBuild> {
   } as unknown as ServerBuild
 }
 
-export async function startWebServer(env: Partial<Env> = {}, observers?: RequestObservers) {
-  const app = createWebApp(await apiBuild(), { ...getEnv(), ...env }, process.cwd(), observers)
+export async function startWebServer(env: Partial<Env> = {}, observers?: RequestObservers, build?: ServerBuild) {
+  const app = createWebApp(build ?? (await apiBuild()), { ...getEnv(), ...env }, process.cwd(), observers)
   const server = app.listen(0, '127.0.0.1')
   await new Promise<void>((resolve) => server.once('listening', resolve))
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`

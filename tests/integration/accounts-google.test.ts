@@ -1,7 +1,7 @@
 import { findSessionUser } from '#app/utils/session.server.ts'
 import { findUserByEmail } from '#app/features/accounts/user.server.ts'
 import { getSessionCookie } from '#app/utils/auth.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { loader as googleStart } from '#app/routes/api.auth.google.ts'
 import { loader as googleCallback } from '#app/routes/api.auth.google.callback.ts'
 import { action as login } from '#app/routes/api.auth.login.ts'

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
-import { enqueueJob } from '#app/utils/jobs.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { enqueueJob } from '#platform/jobs.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { toDateString } from '#app/features/analytics/date-range.ts'
 import { crontab } from '#worker/tasks/index.ts'
 import { daysAgo, insertEvents, randomEvents, randomSource } from '#tests/helpers/analytics-events.ts'

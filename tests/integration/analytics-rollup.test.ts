@@ -4,7 +4,7 @@ import { analyticsSummary } from '#app/features/analytics/report.server.ts'
 import { rollUpDay, withRollupLock } from '#app/features/analytics/rollup.server.ts'
 import { dashboardTotals, type TimeSpan } from '#app/features/analytics/totals.server.ts'
 import { dateRangeSchema, presetRange, toDateString } from '#app/features/analytics/date-range.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { loader as overviewLoader } from '#app/routes/api.analytics.overview.ts'
 import {
   daysAgo,

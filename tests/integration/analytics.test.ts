@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { gunzipSync } from 'node:zlib'
-import type { Role } from '#app/utils/db-schema.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import type { Role } from '#platform/db-schema.ts'
+import { getDb } from '#platform/db.server.ts'
 import {
   flushAnalytics,
   recordCreditPurchase,
@@ -20,7 +20,7 @@ import { loader as taskLoader } from '#app/routes/api.async-image.task.$id.ts'
 import { loader as todayLoader } from '#app/routes/api.async-image.tasks.today.ts'
 import { loader as meLoader } from '#app/routes/api.auth.me.ts'
 import { loader as analyticsPageLoader } from '#app/routes/analytics.tsx'
-import { CLIENT_ADDRESS_HEADER } from '#app/utils/client-address.server.ts'
+import { CLIENT_ADDRESS_HEADER } from '#platform/client-address.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 
 const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36'

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { sql } from 'kysely'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { createTestUser } from '#tests/helpers/app.ts'
 import { httpClient, startWebServer } from '#tests/helpers/web-server.ts'
 

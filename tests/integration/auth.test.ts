@@ -1,7 +1,7 @@
 import { getOptionalUser } from '#app/utils/auth.server.ts'
 import { HttpError } from '#app/utils/http.server.ts'
 import { requireUser } from '#app/utils/permissions.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { revokeUserSessions } from '#app/utils/session.server.ts'
 import { createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import { getSessionCookie } from '#app/utils/auth.server.ts'

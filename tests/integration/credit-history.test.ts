@@ -1,5 +1,5 @@
 import { setCredits } from '#app/features/credits/credits.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { loader } from '#app/routes/api.image.credit-history.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import { petPhoto, photoFile, submitGeneration, withOwnDataDir } from '#tests/helpers/generation.ts'

@@ -1,5 +1,5 @@
 import { grantCredits, setCredits, spendCredits } from '#app/features/credits/credits.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { createTestUser } from '#tests/helpers/app.ts'
 
 async function balance(userId: string) {

@@ -9,7 +9,7 @@ import { action as updateCase } from '#app/routes/api.image.update-case.ts'
 import { loader as media } from '#app/routes/media.$.ts'
 import { defaultGalleryStyles } from '../../scripts/seed/defaults.ts'
 import type { TemplateJson } from '#app/features/gallery/gallery-shared.ts'
-import { getStorage } from '#app/utils/storage.server.ts'
+import { getStorage } from '#platform/storage.server.ts'
 
 withOwnDataDir()
 process.env.OWNER_EMAIL = 'owner@example.com'

@@ -5,8 +5,8 @@ import sharp from 'sharp'
 import { DEMO_TEMPLATE_COUNT, seedDemoGallery } from '../../scripts/seed/demo-gallery.ts'
 import { listTemplates } from '#app/features/gallery/templates.server.ts'
 import { defaultGalleryStyles } from '../../scripts/seed/defaults.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import { createLocalStorage, getMediaBytes } from '#app/utils/storage.server.ts'
+import { getDb } from '#platform/db.server.ts'
+import { createLocalStorage, getMediaBytes } from '#platform/storage.server.ts'
 
 const storage = createLocalStorage(fs.mkdtempSync(path.join(os.tmpdir(), 'pawtrait-gallery-seed-')))
 const keyOf = (url: string) => url.replace(/^\/media\//, '')

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
-import { completeTask, startTaskAttempt } from '#app/features/generation/tasks.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { completeTask, startTaskAttempt } from '#app/features/generation/task-states.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import {
   balanceAndLedgerSum,

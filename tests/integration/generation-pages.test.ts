@@ -1,5 +1,5 @@
-import { completeTask, startTaskAttempt } from '#app/features/generation/tasks.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { completeTask, startTaskAttempt } from '#app/features/generation/task-states.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { action as generateAction, loader as generateLoader } from '#app/routes/generate.tsx'
 import { action as historyAction, loader as historyLoader } from '#app/routes/history.tsx'
 import { loader as creditHistoryLoader } from '#app/routes/credit-history.tsx'

@@ -2,8 +2,8 @@ import { sql } from 'kysely'
 import sharp from 'sharp'
 import { grantCredits } from '#app/features/credits/credits.server.ts'
 import { recoverStalledTasks, UNFINISHED_REASON } from '#app/features/generation/task-recovery.server.ts'
-import { completeTask, expireTasks, failTask, startTaskAttempt } from '#app/features/generation/tasks.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { completeTask, expireTasks, failTask, startTaskAttempt } from '#app/features/generation/task-states.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { createInstantImageProvider } from '#worker/providers/instant.ts'
 import { ProviderError, type ImageProvider, type ImageRequest } from '#worker/providers/types.ts'
 import { imageGeneration } from '#worker/tasks/generate-image.ts'
@@ -62,7 +62,7 @@ describe('the generate_image job', () => {
 
     const done = await taskRow(taskId)
     expect(done).toMatchObject({ status: 'completed', progress: 100, attempts: 1, provider: 'recording', error: null })
-    expect(done.result_key).toMatch(new RegExp(`^tasks/${taskId}/\\d{4}/\\d{2}/[0-9a-f]{64}\\.png$`))
+    expect(done.result_key).toBe(`tasks/${taskId}/result.png`)
     expect(media.taskFiles()).toContain(done.result_key)
     const days = (done.expires_at!.getTime() - done.finished_at!.getTime()) / 86_400_000
     expect(days).toBeCloseTo(10, 3)
@@ -161,7 +161,7 @@ describe('refunds happen exactly once', () => {
       mimeType: 'image/png',
     })
     // The slower run (as after a stall recovery that unlocked a live job): while it renders, another
-    // run of the job completes the task with the very same bytes, hence the same content-hashed key.
+    // run of the job completes the task with the very same bytes, under the task's one result key.
     const slowRun: ImageProvider = {
       name: 'slow',
       async generate(request) {
@@ -173,6 +173,32 @@ describe('refunds happen exactly once', () => {
     const done = await taskRow(taskId)
     expect(done.status).toBe('completed')
     expect(media.taskFiles()).toContain(done.result_key)
+  })
+
+  test('a result an earlier attempt received is used by the next attempt, and the provider is not paid again', async () => {
+    const { user, taskId } = await newTask()
+    let calls = 0
+    const counting: ImageProvider = {
+      name: 'counting',
+      async generate(request) {
+        calls++
+        return { bytes: await sharp(request.images[0].bytes).png().toBuffer(), mimeType: 'image/png' }
+      },
+    }
+    await runGeneration({ taskId }, jobHelpers(1), imageGeneration(counting))
+    const first = await taskRow(taskId)
+    // As if the database had gone away before the completion was written: the task is to run again.
+    await db
+      .updateTable('generation_tasks')
+      .set({ status: 'queued', result_key: null, progress: 0 })
+      .where('id', '=', taskId)
+      .execute()
+    await runGeneration({ taskId }, jobHelpers(2), imageGeneration(counting))
+
+    expect(calls).toBe(1)
+    expect(await taskRow(taskId)).toMatchObject({ status: 'completed', result_key: first.result_key, attempts: 2 })
+    expect(media.taskFiles().filter((file) => file.startsWith(`tasks/${taskId}/result`))).toEqual([first.result_key])
+    expect(await creditsOf(user.id)).toBe(8)
   })
 
   test('a result arriving after the task was failed is dropped, not delivered', async () => {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { TaskView } from '#app/features/generation/task-view.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { createTestUser } from '#tests/helpers/app.ts'
 import { readEventStream, type StreamEvent } from '#tests/helpers/event-stream.ts'
 import { petPhoto, photoFile, taskRow, withOwnDataDir } from '#tests/helpers/generation.ts'

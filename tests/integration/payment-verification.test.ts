@@ -1,7 +1,7 @@
 import { loader as pendingLoader } from '#app/routes/api.image.pending-payment-proofs.ts'
 import { action as reviewPageAction, loader as reviewPageLoader } from '#app/routes/payment-review.tsx'
 import { MAX_FAILURES } from '#app/features/payments/payment-check.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import {
   ethereumTxhash,

@@ -6,8 +6,8 @@ import { loader as pendingLoader } from '#app/routes/api.image.pending-payment-p
 import { action as reviewAction } from '#app/routes/api.image.review-payment-proof.$id.ts'
 import { action as submitAction } from '#app/routes/api.image.submit-payment-proof.ts'
 import { flushAnalytics } from '#app/features/analytics/events.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import { getStorage } from '#app/utils/storage.server.ts'
+import { getDb } from '#platform/db.server.ts'
+import { getStorage } from '#platform/storage.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import { creditsOf, proofStatus, submitProof } from '#tests/helpers/payments.ts'
 

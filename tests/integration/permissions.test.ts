@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
-import type { Role } from '#app/utils/db-schema.ts'
+import type { Role } from '#platform/db-schema.ts'
 import { type Permission, permissionRules, permissionsOf } from '#app/utils/permissions.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 
@@ -149,6 +149,7 @@ const routes: RouteCase[] = [
   { file: 'auth.callback.tsx', guard: 'public' },
   { file: 'contact.tsx', guard: 'public' },
   { file: 'credit-history.tsx', guard: 'signed-in', path: '/credit-history', calls: ['GET'] },
+  { file: 'csp-report.ts', guard: 'public' },
   { file: 'email-verified.tsx', guard: 'public' },
   { file: 'forgot-password.tsx', guard: 'public' },
   { file: 'generate-video.tsx', guard: 'generateVideos', path: '/generate-video', calls: ['GET', 'POST'] },

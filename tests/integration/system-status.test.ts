@@ -1,8 +1,8 @@
 import { recordProviderCheck } from '#app/features/generation/provider-checks.server.ts'
-import { failTask } from '#app/features/generation/tasks.server.ts'
+import { failTask } from '#app/features/generation/task-states.server.ts'
 import { recordWorkerAlive } from '#app/features/operations/worker-processes.server.ts'
 import { loader } from '#app/routes/system-status.tsx'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import { petPhoto, photoFile, submitGeneration, withOwnDataDir } from '#tests/helpers/generation.ts'
 

@@ -1,5 +1,5 @@
 import { recoverStalledTasks } from '#app/features/generation/task-recovery.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { startFakeVeo, type FakeVeo } from '#tests/fakes/veo.ts'
 import { createTestUser } from '#tests/helpers/app.ts'
 import { creditsOf, refundsOf, taskRow, withOwnDataDir } from '#tests/helpers/generation.ts'

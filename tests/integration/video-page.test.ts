@@ -1,4 +1,4 @@
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import { petPhoto, photoFile, withOwnDataDir } from '#tests/helpers/generation.ts'
 import { action, loader } from '#app/routes/generate-video.tsx'

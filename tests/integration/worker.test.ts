@@ -1,5 +1,5 @@
-import { getDb } from '#app/utils/db.server.ts'
-import { enqueueJob } from '#app/utils/jobs.server.ts'
+import { getDb } from '#platform/db.server.ts'
+import { enqueueJob } from '#platform/jobs.server.ts'
 import { createUser } from '#app/features/accounts/user.server.ts'
 import { hashToken } from '#app/utils/session.server.ts'
 import { startWorker, waitFor } from '#tests/helpers/worker-process.ts'

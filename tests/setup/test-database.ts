@@ -25,7 +25,7 @@ afterAll(async () => {
   // Analytics events are written in batches: store the last ones before the database goes away.
   const { flushAnalytics } = await import('#app/features/analytics/events.server.ts')
   await flushAnalytics()
-  const { closeDb } = await import('#app/utils/db.server.ts')
+  const { closeDb } = await import('#platform/db.server.ts')
   await closeDb()
   const cleanup = new pg.Client({ connectionString: `${serverUrl}/postgres` })
   await cleanup.connect()

@@ -1,4 +1,4 @@
-import { parseEnv } from '#app/utils/env.server.ts'
+import { parseEnv } from '#platform/env.server.ts'
 
 const base = { DATA_DIR: 'tests/.tmp/data' }
 

@@ -1,4 +1,4 @@
-import { CLIENT_ADDRESS_HEADER, getClientAddress, resolveClientAddress } from '#app/utils/client-address.server.ts'
+import { CLIENT_ADDRESS_HEADER, getClientAddress, resolveClientAddress } from '#platform/client-address.server.ts'
 
 test("the socket's address, one spelling for IPv4 on a dual-stack socket; X-Forwarded-For is ignored", () => {
   const headers = { 'x-forwarded-for': '203.0.113.9', 'fly-client-ip': '198.51.100.1' }

@@ -1,4 +1,4 @@
-import { isPlaceable, lookupLocation } from '#app/utils/geo.server.ts'
+import { isPlaceable, lookupLocation } from '#platform/geo.server.ts'
 
 test('loopback, private, shared and link-local addresses are never looked up', () => {
   for (const ip of ['127.0.0.1', '127.0.0.2', '10.1.2.3', '172.20.0.1', '192.168.1.10', '100.64.0.7', '169.254.1.1']) {

@@ -1,4 +1,4 @@
-import { parseEnv } from '#app/utils/env.server.ts'
+import { parseWorkerEnv as parseEnv } from '#worker/env.ts'
 import { lanes } from '#worker/lanes.ts'
 
 const base = { DATA_DIR: 'tests/.tmp/data' }

@@ -1,5 +1,5 @@
 import type { ServerBuild } from '@remix-run/node'
-import { currentRequestContext, requestIdFrom, runWithRequestContext } from '#app/utils/request-context.server.ts'
+import { currentRequestContext, requestIdFrom, runWithRequestContext } from '#platform/request-context.server.ts'
 import { instrumentRoutes } from '../../server/request-log.ts'
 
 type Route = ServerBuild['routes'][string]

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod'
 import { ChainUnavailableError, type ChainLookup, type TokenTransfer } from '#app/features/payments/chain-transfer.ts'
-import { addressFromWord } from '#app/utils/chain-address.server.ts'
+import { addressFromWord } from '#app/features/payments/chain-address.server.ts'
 import { callChainApi, readAnswer, TRANSFER_TOPIC, type ChainCallOptions } from './chain-http.ts'
 
 const SERVICE = 'Etherscan'

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod'
 import type { ChainLookup, TokenTransfer } from '#app/features/payments/chain-transfer.ts'
-import { addressFromWord, tronAddressFromHex } from '#app/utils/chain-address.server.ts'
+import { addressFromWord, tronAddressFromHex } from '#app/features/payments/chain-address.server.ts'
 import { callChainApi, readAnswer, TRANSFER_TOPIC, type ChainCallOptions } from './chain-http.ts'
 
 const SERVICE = 'TronGrid'

@@ -6,8 +6,7 @@
  *   nothing passes until someone pays or the day ends, so the task fails at once and the operator
  *   must be told.
  */
-import type { JsonAnswer } from './http.ts'
-import { ProviderError } from './types.ts'
+import { isRecord, type JsonAnswer, ProviderError } from './types.ts'
 
 /** Without any hint from the provider, a busy answer is tried again after this long. */
 export const DEFAULT_BUSY_WAIT_MS = 10_000
@@ -58,8 +57,4 @@ function retryInfoDelay(error: Record<string, unknown>): number | undefined {
 
 function details(error: Record<string, unknown>): Record<string, unknown>[] {
   return Array.isArray(error.details) ? error.details.filter(isRecord) : []
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null
 }

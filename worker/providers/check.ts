@@ -6,7 +6,7 @@
  * for the operator's status page.
  */
 import { recordProviderCheck } from '#app/features/generation/provider-checks.server.ts'
-import type { DB } from '#app/utils/db.server.ts'
+import type { DB } from '#platform/db.server.ts'
 import type { ImageEnv, VideoEnv } from './from-env.ts'
 import { errorForAnswer, requestJson } from './http.ts'
 import { ProviderError } from './types.ts'

@@ -1,11 +1,11 @@
-import type { Env } from '#app/utils/env.server.ts'
+import type { WorkerEnv } from '#worker/env.ts'
 import { createImageProvider } from './image/index.ts'
 import { createInstantImageProvider } from './instant.ts'
 import type { ImageProvider, VideoOperationProvider, VideoProvider } from './types.ts'
 import { createVideoProvider } from './video/index.ts'
 
 export type ImageEnv = Pick<
-  Env,
+  WorkerEnv,
   | 'IMAGE_PROVIDER'
   | 'INSTANT_PROVIDER_DELAY_MS'
   | 'PROVIDER_TIMEOUT_MS'
@@ -29,7 +29,7 @@ export function imageProviderFromEnv(env: ImageEnv): ImageProvider {
 }
 
 export type VideoEnv = Pick<
-  Env,
+  WorkerEnv,
   'VIDEO_PROVIDER' | 'GEMINI_API_KEY' | 'GEMINI_BASE_URL' | 'VEO_MODEL' | 'VEO_FAST_MODEL' | 'VEO_POLL_INTERVAL_MS'
 >
 

@@ -16,7 +16,7 @@
  */
 import { busyError } from './busy-answers.ts'
 import { countProviderRequest } from './request-metrics.ts'
-import { ProviderError } from './types.ts'
+import { isRecord, type JsonAnswer, ProviderError } from './types.ts'
 
 export interface HttpCallOptions {
   /** Human name of the remote service, used in error messages ("OpenAI"). */
@@ -26,16 +26,6 @@ export interface HttpCallOptions {
   signal: AbortSignal
   /** Values that must never appear in an error message (API keys). */
   secrets: string[]
-}
-
-export interface JsonAnswer {
-  status: number
-  ok: boolean
-  /** Parsed JSON, or undefined when the body was empty or not JSON. */
-  body: unknown
-  /** The raw body, for messages when it was not JSON. */
-  text: string
-  headers: Headers
 }
 
 export interface BytesAnswer {
@@ -160,10 +150,6 @@ async function withTimeLimit<T>(
 function unanswered(timeout: AbortSignal, jobSignal: AbortSignal) {
   if (timeout.aborted) return 'timeout'
   return jobSignal.aborted ? 'aborted' : 'network'
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null
 }
 
 function parseJson(text: string): unknown {

@@ -1,4 +1,4 @@
-import { getMetrics, providerLabel } from '#app/utils/metrics.server.ts'
+import { getMetrics, providerLabel } from '#platform/metrics.server.ts'
 
 /**
  * Counts one request to an AI provider in `pawtrait_provider_requests_total`: by its HTTP status

@@ -10,7 +10,7 @@
  * the job turns into a later run that uses up no attempt.
  */
 import { sql } from 'kysely'
-import type { DB } from '#app/utils/db.server.ts'
+import type { DB } from '#platform/db.server.ts'
 import { ProviderError } from './types.ts'
 
 const WINDOW_MS = 61_000

@@ -12,10 +12,12 @@ export interface ImageInput {
 
 // What a user chose is the generation domain's; providers take it as it is.
 import type { GuidedOptions } from '#app/features/generation/prompt.ts'
-import type { VideoAspectRatio, VideoQuality, VideoResolution } from '#app/features/generation/video-generation-form.ts'
+import type { VideoAspectRatio, VideoResolution } from '#app/features/generation/video-dimensions.ts'
+import type { VideoQuality } from '#app/features/generation/video-generation-form.ts'
 
 export type { GuidedOptions } from '#app/features/generation/prompt.ts'
-export type { VideoAspectRatio, VideoQuality, VideoResolution } from '#app/features/generation/video-generation-form.ts'
+export type { VideoAspectRatio, VideoResolution } from '#app/features/generation/video-dimensions.ts'
+export type { VideoQuality } from '#app/features/generation/video-generation-form.ts'
 
 export interface ImageRequest {
   /** The pet photo first, then up to five reference images (Customize mode). */
@@ -117,4 +119,20 @@ export class ProviderError extends Error {
     this.timedOut = options.timedOut ?? false
     this.refused = options.refused ?? false
   }
+}
+
+/** A provider's answer read as JSON (worker/providers/http.ts). */
+export interface JsonAnswer {
+  status: number
+  ok: boolean
+  /** Parsed JSON, or undefined when the body was empty or not JSON. */
+  body: unknown
+  /** The raw body, for messages when it was not JSON. */
+  text: string
+  headers: Headers
+}
+
+/** An object whose fields can be read one by one (a parsed JSON answer's). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null
 }

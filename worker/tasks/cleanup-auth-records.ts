@@ -1,7 +1,7 @@
 import type { Task } from 'graphile-worker'
 import { deleteExpiredRateLimits } from '#app/utils/rate-limit.server.ts'
 import { deleteStaleVerificationCodes } from '#app/features/accounts/verification-code.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 
 /** Daily: drops rate-limit counters whose window has ended and verification codes expired over a day ago. */
 export const cleanupAuthRecords: Task = async (_payload, helpers) => {

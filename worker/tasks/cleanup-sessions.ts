@@ -1,6 +1,6 @@
 import type { Task } from 'graphile-worker'
 import { deleteExpiredSessions } from '#app/utils/session.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 
 /** Daily: removes expired sessions (and with them, nothing a user could still use). */
 export const cleanupSessions: Task = async (_payload, helpers) => {

@@ -1,8 +1,8 @@
 import type { Task } from 'graphile-worker'
-import { expireTasks } from '#app/features/generation/tasks.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { expireTasks } from '#app/features/generation/task-states.server.ts'
+import { getDb } from '#platform/db.server.ts'
 
-/** Hourly: removes generated media past its retention (10 days), files and rows. */
+/** Hourly: removes generated media past its retention (MEDIA_RETENTION_DAYS), files and rows. */
 export const expireMedia: Task = async (_payload, helpers) => {
   const removed = await expireTasks(getDb())
   if (removed > 0) helpers.logger.info(`removed ${removed} expired task(s) and their files`)

@@ -1,7 +1,7 @@
 import type { Task } from 'graphile-worker'
 import { imageTaskParamsSchema, promptInputFor } from '#app/features/generation/image-task-params.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
+import { getDb } from '#platform/db.server.ts'
+import { getWorkerEnv } from '#worker/env.ts'
 import { imageProviderFromEnv } from '#worker/providers/from-env.ts'
 import { buildImagePrompt } from '#app/features/generation/prompt.ts'
 import { noLimit, sharedRateLimit } from '#worker/providers/shared-rate-limit.ts'
@@ -36,7 +36,7 @@ export const generateImage: Task = (payload, helpers) => {
 }
 
 function imageJobFromEnv(): GenerationJob {
-  const env = getEnv()
+  const env = getWorkerEnv()
   const provider = imageProviderFromEnv(env)
   return imageGeneration(
     provider,

@@ -1,8 +1,8 @@
 import type { Task } from 'graphile-worker'
 import { saveProviderOperation } from '#app/features/generation/task-waits.server.ts'
 import { videoTaskParamsSchema } from '#app/features/generation/video-task-params.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
+import { getDb } from '#platform/db.server.ts'
+import { getWorkerEnv } from '#worker/env.ts'
 import { videoProviderFromEnv } from '#worker/providers/from-env.ts'
 import { noLimit, sharedRateLimit } from '#worker/providers/shared-rate-limit.ts'
 import {
@@ -58,7 +58,7 @@ export const generateVideo: Task = (payload, helpers) => {
 }
 
 function videoJobFromEnv(): GenerationJob {
-  const env = getEnv()
+  const env = getWorkerEnv()
   const provider = videoProviderFromEnv(env)
   return videoGeneration(
     provider,

@@ -1,5 +1,5 @@
 import type { TaskList } from 'graphile-worker'
-import type { JobName } from '#app/utils/jobs.server.ts'
+import type { JobName } from '#platform/jobs.server.ts'
 import { withRequestIds } from '#worker/job-context.ts'
 import { cleanupAuthRecords } from './cleanup-auth-records.ts'
 import { cleanupSessions } from './cleanup-sessions.ts'
@@ -13,7 +13,7 @@ import { sendTaskEndEmail } from './send-task-end-email.ts'
 import { verifyPayment } from './verify-payment.ts'
 import { sendPasswordReset } from './send-password-reset.ts'
 
-/** Every job the web can enqueue (see JobPayloads in app/utils/jobs.server.ts) has its handler here. */
+/** Every job the web can enqueue (see JobPayloads in platform/jobs.server.ts) has its handler here. */
 export const taskList: Partial<Record<JobName, TaskList[string]>> = withRequestIds({
   cleanup_sessions: cleanupSessions,
   cleanup_auth_records: cleanupAuthRecords,

@@ -1,7 +1,7 @@
 import type { Task } from 'graphile-worker'
 import { maintainAnalytics } from '#app/features/analytics/maintenance.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
+import { getDb } from '#platform/db.server.ts'
+import { getWorkerEnv } from '#worker/env.ts'
 
 // A pass deletes for at most this long; a first pass after turning retention on continues in the next ones.
 const RETENTION_BUDGET_MS = 20_000
@@ -10,7 +10,7 @@ const RETENTION_BUDGET_MS = 20_000
 export const rollupAnalytics: Task = async (_payload, helpers) => {
   const result = await maintainAnalytics(getDb(), {
     detection: 'new-events',
-    retentionDays: getEnv().ANALYTICS_RAW_RETENTION_DAYS,
+    retentionDays: getWorkerEnv().ANALYTICS_RAW_RETENTION_DAYS,
     retentionBudgetMs: RETENTION_BUDGET_MS,
   })
   if (result === null) return helpers.logger.info('another analytics rollup is running')

@@ -14,12 +14,14 @@ import {
   recordProgress,
   requeueTask,
   startTaskAttempt,
-} from '#app/features/generation/tasks.server.ts'
-import type { GenerationTask } from '#app/utils/db-schema.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
-import { contentTypeForKey, getMediaBytes, getStorage, mediaKey } from '#app/utils/storage.server.ts'
+} from '#app/features/generation/task-states.server.ts'
+import type { GenerationTask } from '#platform/db-schema.ts'
+import { isDatabaseUnreachable } from '#platform/database-outage.server.ts'
+import { getDb, waitForDatabase } from '#platform/db.server.ts'
+import { getWorkerEnv } from '#worker/env.ts'
+import { contentTypeForKey, getMediaBytes, getStorage } from '#platform/storage.server.ts'
 import { failureOutcome, observeTaskFinished, observeTaskStarted } from '#worker/task-metrics.ts'
+import { findStoredResult, storeResult } from './task-results.ts'
 import {
   ProviderError,
   type GeneratedMedia,
@@ -48,27 +50,39 @@ export interface GenerationJob {
 
 const payloadSchema = z.object({ taskId: z.string().uuid() })
 
-const extensions: Record<string, string> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/webp': 'webp',
-  'video/mp4': 'mp4',
-}
-
 const INTERNAL_FAILURE = 'Something went wrong while generating. Please try again.'
+/** Progress is for show: a provider's answer is never held back longer than this for its write. */
+const PROGRESS_WAIT_MS = 1_000
 /** A timed-out call may have been billed: it is tried once more, then the task fails. */
 const MAX_TIMED_OUT_CALLS = 2
 
 /**
  * Runs one attempt of a generation task: processing with a heartbeat, the provider with its
- * progress written to the row, the result stored under a content-hashed key, completed.
+ * progress written to the row, the result stored under the task's result key before the task is
+ * completed (task-results.ts); an attempt that finds a stored result skips the provider.
  * Waiting (no room at the provider, a 429, an operation still rendering) re-schedules the job and
  * frees the slot (see task-waits.server.ts). A retryable failure puts the task back in the queue
  * and throws, so graphile-worker retries with its backoff; a final one (a refusal, bad input, an
  * exhausted quota, a second timeout, or the last attempt) fails the task and refunds it.
+ *
+ * A database that goes away mid-attempt is no failure: the attempt waits for it and runs again in
+ * the same job (finding its stored result, if the provider had answered), so graphile-worker never
+ * has to record a failure while the database is unreachable.
  */
 export async function runGeneration(payload: unknown, helpers: JobHelpers, job: GenerationJob) {
   const { taskId } = payloadSchema.parse(payload)
+  for (;;) {
+    try {
+      return await runAttempt(taskId, helpers, job)
+    } catch (error) {
+      if (!isDatabaseUnreachable(error) || helpers.abortSignal.aborted) throw error
+      helpers.logger.warn(`task ${taskId}: the database went away during the attempt; resuming when it is back`)
+      await waitForDatabase()
+    }
+  }
+}
+
+async function runAttempt(taskId: string, helpers: JobHelpers, job: GenerationJob) {
   const db = getDb()
   const task = await startTaskAttempt(db, taskId, job.providerName)
   if (!task) {
@@ -85,28 +99,32 @@ export async function runGeneration(payload: unknown, helpers: JobHelpers, job: 
 
   const beat = () =>
     recordHeartbeat(db, taskId).catch((error) => helpers.logger.warn(`heartbeat of ${taskId} failed: ${error}`))
-  const heartbeat = setInterval(beat, getEnv().TASK_HEARTBEAT_MS)
+  const heartbeat = setInterval(beat, getWorkerEnv().TASK_HEARTBEAT_MS)
   try {
-    const inputs = await loadInputs(task.input_keys)
-    const started = task.started_at?.getTime() ?? Date.now()
-    const result = await job.produce(task, inputs, {
-      signal: helpers.abortSignal,
-      onProgress: (percent) => recordProgress(db, taskId, percent),
-      elapsedMs: Math.max(0, Date.now() - started - task.waited_ms),
-    })
-    if ('checkAgainInMs' in result) {
-      await checkAgainLater(db, later(result.checkAgainInMs))
-      return
+    let key = await findStoredResult(taskId)
+    if (key) helpers.logger.info(`task ${taskId}: using the result an earlier attempt received`)
+    else {
+      const inputs = await loadInputs(task.input_keys)
+      const started = task.started_at?.getTime() ?? Date.now()
+      const result = await job.produce(task, inputs, {
+        signal: helpers.abortSignal,
+        onProgress: (percent) => atMost(PROGRESS_WAIT_MS, recordProgress(db, taskId, percent)),
+        elapsedMs: Math.max(0, Date.now() - started - task.waited_ms),
+      })
+      if ('checkAgainInMs' in result) {
+        await checkAgainLater(db, later(result.checkAgainInMs))
+        return
+      }
+      key = await storeResult(taskId, result)
     }
-    const key = await storeResult(taskId, result)
     const completed = await completeTask(db, taskId, key)
     if (completed) observeTaskFinished(task, 'completed')
     else if ((await findResultKey(db, taskId)) !== key) {
-      // Recovery gave up on this attempt and refunded it meanwhile, or a second run finished first
-      // with other bytes: nothing points at this result. (Same bytes, same key: keep it.)
+      // Recovery gave up on this attempt and refunded it meanwhile: nothing points at this result.
       await getStorage().delete(key)
     }
   } catch (error) {
+    if (isDatabaseUnreachable(error)) throw error
     await settleFailure(error, { task, helpers, job, later })
   } finally {
     clearInterval(heartbeat)
@@ -131,7 +149,7 @@ async function settleFailure(
   if (error instanceof ProviderError && error.retryAfterMs !== undefined) {
     // Jitter spreads the waiting jobs, so they do not all come back in the same instant.
     const delayMs = error.retryAfterMs + Math.round(Math.random() * 1000)
-    const outcome = await waitForRoom(db, later(delayMs), getEnv().TASK_MAX_WAIT_MS)
+    const outcome = await waitForRoom(db, later(delayMs), getWorkerEnv().TASK_MAX_WAIT_MS)
     const next = outcome === 'waiting' ? `Next try in ${delayMs} ms.` : 'Waited too long: failed and refunded.'
     helpers.logger.info(`task ${taskId}: ${error.message} ${next}`)
     return
@@ -178,10 +196,10 @@ async function loadInputs(keys: string[]): Promise<ImageInput[]> {
   )
 }
 
-async function storeResult(taskId: string, media: GeneratedMedia) {
-  const ext = extensions[media.mimeType]
-  if (!ext) throw new ProviderError('The provider answered with an unsupported file type.', { retryable: false })
-  const key = mediaKey(`tasks/${taskId}`, media.bytes, ext)
-  await getStorage().put(key, media.bytes, media.mimeType)
-  return key
+/** Waits for `write` at most `ms`; a failed write is the heartbeat's to repeat, never the attempt's failure. */
+async function atMost(ms: number, write: Promise<void>) {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))
+  await Promise.race([write.catch(() => {}), late])
+  clearTimeout(timer)
 }

@@ -1,6 +1,6 @@
 import type { Task } from 'graphile-worker'
 import { z } from 'zod'
-import { deliverEmail } from '#app/utils/email.server.ts'
+import { deliverEmail } from '#platform/email.server.ts'
 
 const payloadSchema = z.object({
   to: z.string().email(),

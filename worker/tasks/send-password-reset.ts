@@ -1,7 +1,7 @@
 import type { Task } from 'graphile-worker'
 import { z } from 'zod'
 import { emailPasswordResetCode } from '#app/features/accounts/account-codes.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 
 // The web validated the address; any text is looked up as is.
 const payloadSchema = z.object({ email: z.string().min(1) })

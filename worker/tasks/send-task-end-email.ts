@@ -1,7 +1,7 @@
 import type { Task } from 'graphile-worker'
 import { z } from 'zod'
 import { queueTaskEndEmail } from '#app/features/generation/task-end-email.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 
 const payloadSchema = z.object({ taskId: z.string().uuid() })
 

@@ -2,9 +2,9 @@ import type { Task } from 'graphile-worker'
 import { z } from 'zod'
 import { checkPaymentProof, type LookupTransaction } from '#app/features/payments/payment-check.server.ts'
 import { verificationJobKey } from '#app/features/payments/payment-verification.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
-import { enqueueJob } from '#app/utils/jobs.server.ts'
+import { getDb } from '#platform/db.server.ts'
+import { getWorkerEnv } from '#worker/env.ts'
+import { enqueueJob } from '#platform/jobs.server.ts'
 import { lookupEthereumTransaction } from '../chains/etherscan.ts'
 import { lookupTronTransaction } from '../chains/trongrid.ts'
 
@@ -39,7 +39,7 @@ export const verifyPayment: Task = async (payload, helpers) => {
 }
 
 function chainLookup(signal: AbortSignal | undefined): LookupTransaction {
-  const env = getEnv()
+  const env = getWorkerEnv()
   const options = { timeoutMs: env.CHAIN_API_TIMEOUT_MS, signal: signal ?? new AbortController().signal, secrets: [] }
   return (network, transactionId) =>
     network === 'tron'

@@ -1,4 +1,4 @@
-import type { LocationCount } from '#app/features/analytics/report.server.ts'
+import type { LocationCount } from '#app/features/analytics/grouping.server.ts'
 import { NoData } from './no-data.tsx'
 
 export function VisitorRegions({ locations }: { locations: LocationCount[] }) {

@@ -9,6 +9,7 @@ import {
   useRouteError,
 } from '@remix-run/react'
 import { AccessDenied } from '#app/components/access-denied.tsx'
+import { BrieflyUnavailable, isUnavailable } from '#app/components/error-boundary.tsx'
 import type { galleryAction, loadGallery } from '#app/features/gallery/gallery-page.server.ts'
 import { ALL_STYLES } from '#app/features/gallery/gallery-shared.ts'
 import { useCan, useRootData } from '#app/hooks/use-root-data.ts'
@@ -111,6 +112,7 @@ export function GalleryErrorBoundary() {
   if (isRouteErrorResponse(error) && error.status === 403) {
     return <AccessDenied message="Only administrators can delete inspiration images." />
   }
+  if (isUnavailable(error)) return <BrieflyUnavailable />
   return (
     <div className="card center-card" role="alert">
       <h1>Inspiration gallery</h1>

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { Form, Link } from '@remix-run/react'
 import type { ReactNode } from 'react'
-import { FormError, TextField } from '#app/components/text-field.tsx'
+import { FieldError, FormError, TextField } from '#app/components/text-field.tsx'
 import { UrlModal } from '#app/components/url-modal.tsx'
 import type { PublicUser } from '#app/features/accounts/user.server.ts'
 import { zhUserManagement as t } from '#app/features/users/zh-user-management.ts'
@@ -12,15 +12,6 @@ interface DialogProps {
   /** The page without the dialog: where forms post and where closing goes. */
   closeHref: string
   lastResult?: SubmissionResult<string[]>
-}
-
-/** The error line under a field that TextField does not cover (a number input, a select). */
-function FieldError({ id, errors }: { id: string; errors?: string[] }) {
-  return (
-    <span className="field-error" id={id} role={errors ? 'alert' : undefined}>
-      {errors?.join(' ')}
-    </span>
-  )
 }
 
 function DialogButtons({ closeHref, submit, danger }: { closeHref: string; submit: ReactNode; danger?: boolean }) {

@@ -1,7 +1,7 @@
-import type { User } from '#app/utils/db-schema.ts'
-import type { DB } from '#app/utils/db.server.ts'
+import type { User } from '#platform/db-schema.ts'
+import type { DB } from '#platform/db.server.ts'
 import { makeAvatar } from '#app/utils/images.server.ts'
-import { getStorage, mediaKey } from '#app/utils/storage.server.ts'
+import { getStorage, mediaKey } from '#platform/storage.server.ts'
 
 /**
  * Sniffs and re-encodes an uploaded picture as the user's square avatar, stores it under the user's

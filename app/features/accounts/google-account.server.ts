@@ -1,5 +1,5 @@
-import type { User } from '#app/utils/db-schema.ts'
-import type { DB } from '#app/utils/db.server.ts'
+import type { User } from '#platform/db-schema.ts'
+import type { DB } from '#platform/db.server.ts'
 import { forbidden } from '#app/utils/http.server.ts'
 import { bannedMessage } from './account.server.ts'
 import { recordRegistration } from '#app/features/analytics/events.server.ts'

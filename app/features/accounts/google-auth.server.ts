@@ -8,9 +8,9 @@ import {
 } from 'remix-auth-google'
 import type { OAuth2StrategyVerifyParams } from 'remix-auth-oauth2'
 import { findOrCreateGoogleUser } from './google-account.server.ts'
-import type { User } from '#app/utils/db-schema.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
+import type { User } from '#platform/db-schema.ts'
+import { getDb } from '#platform/db.server.ts'
+import { getEnv } from '#platform/env.server.ts'
 
 const GOOGLE_CALLBACK_PATH = '/api/auth/google/callback'
 

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { z } from 'zod'
-import type { DB } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
+import type { DB } from '#platform/db.server.ts'
+import { getEnv } from '#platform/env.server.ts'
 
 /**
  * Whether a user gets an email when long work ends (on by default), and the signed token of the

@@ -1,6 +1,6 @@
 import { mediaUrl } from '#app/utils/media-url.ts'
-import type { Role, User } from '#app/utils/db-schema.ts'
-import type { DB, Tx } from '#app/utils/db.server.ts'
+import type { Role, User } from '#platform/db-schema.ts'
+import type { DB, Tx } from '#platform/db.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { grantCredits } from '#app/features/credits/credits.server.ts'
 import { getSystemConfig } from '#app/features/credits/system-config.server.ts'

@@ -1,7 +1,7 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto'
 import { sql } from 'kysely'
-import type { DB, Tx } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
+import type { DB, Tx } from '#platform/db.server.ts'
+import { getEnv } from '#platform/env.server.ts'
 import { HttpError } from '#app/utils/http.server.ts'
 
 export type CodePurpose = 'register' | 'reset'

@@ -1,8 +1,9 @@
 import { isbot } from 'isbot'
-import type { PaymentProof } from '#app/utils/db-schema.ts'
-import { getDb } from '#app/utils/db.server.ts'
-import { lookupLocation } from '#app/utils/geo.server.ts'
-import { getClientAddress } from '#app/utils/client-address.server.ts'
+import { isDatabaseUnreachable, noteDatabaseUnreachable } from '#platform/database-outage.server.ts'
+import type { PaymentProof } from '#platform/db-schema.ts'
+import { getDb } from '#platform/db.server.ts'
+import { lookupLocation } from '#platform/geo.server.ts'
+import { getClientAddress } from '#platform/client-address.server.ts'
 import { PAGE_VIEW_BEACON_PATH } from './beacon.ts'
 import { onApiAnswer } from '#app/utils/api.server.ts'
 
@@ -88,10 +89,13 @@ async function writeQueue() {
     try {
       await insertEvents(await Promise.all(batch.map(toRow)))
     } catch (error) {
-      console.error(
-        `[analytics] could not store ${batch.length} events:`,
-        error instanceof Error ? error.message : error,
-      )
+      // During a database outage the events are lost; the outage itself is logged once.
+      if (isDatabaseUnreachable(error)) noteDatabaseUnreachable('analytics', error)
+      else
+        console.error(
+          `[analytics] could not store ${batch.length} events:`,
+          error instanceof Error ? error.message : error,
+        )
     }
   }
 }
@@ -120,7 +124,7 @@ async function insertEvents(rows: EventRow[]) {
   try {
     await db.insertInto('analytics_events').values(rows).execute()
   } catch (error) {
-    if (rows.length === 1) throw error
+    if (rows.length === 1 || isDatabaseUnreachable(error)) throw error
     let lost = 0
     // One at a time: a retry must not take every connection of the pool from the requests.
     for (const row of rows) {

@@ -14,3 +14,10 @@ export const paymentMethodLabel = sql<string>`coalesce(nullif(details->>'payment
 
 /** The dashboard's day of an event: its UTC calendar date. */
 export const eventDay = sql<string>`(created_at AT TIME ZONE 'UTC')::date`
+
+/** Page views from one place. */
+export interface LocationCount {
+  country: string
+  city: string
+  count: number
+}

@@ -1,4 +1,4 @@
-import type { DB } from '#app/utils/db.server.ts'
+import type { DB } from '#platform/db.server.ts'
 import { type ChangeDetection, rollUpChangedDays, withRollupLock } from './rollup.server.ts'
 import { deleteExpiredRawEvents, type RetentionResult } from './retention.server.ts'
 

@@ -1,8 +1,8 @@
 import { type RawBuilder, sql } from 'kysely'
-import type { DB } from '#app/utils/db.server.ts'
+import type { DB } from '#platform/db.server.ts'
 import { type DateRange, daysOf } from './date-range.ts'
 import type { AnalyticsEventType } from './events.server.ts'
-import { cityLabel, countryLabel } from './grouping.server.ts'
+import { cityLabel, countryLabel, type LocationCount } from './grouping.server.ts'
 import { dashboardTotals } from './totals.server.ts'
 
 /**
@@ -68,12 +68,6 @@ async function paymentRecords(db: DB, range: DateRange): Promise<PaymentRecord[]
     .orderBy('created_at')
     .execute()
   return rows.map(({ createdAt, paymentMethod, amount }) => ({ createdAt, details: { paymentMethod, amount } }))
-}
-
-export interface LocationCount {
-  country: string
-  city: string
-  count: number
 }
 
 /** Page views per place, busiest first; missing country or city reads Unknown. */

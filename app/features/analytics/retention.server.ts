@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import type { DB } from '#app/utils/db.server.ts'
+import type { DB } from '#platform/db.server.ts'
 import { type DateRange, toDateString } from './date-range.ts'
 import { addDays, dayStart, eventTypes, readRollupState } from './rollup.server.ts'
 

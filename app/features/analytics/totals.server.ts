@@ -1,9 +1,8 @@
 import { type RawBuilder, sql } from 'kysely'
-import type { DB } from '#app/utils/db.server.ts'
+import type { DB } from '#platform/db.server.ts'
 import { toDateString } from './date-range.ts'
 import type { AnalyticsEventType } from './events.server.ts'
-import { cityLabel, countryLabel, paymentMethodLabel } from './grouping.server.ts'
-import type { LocationCount } from './report.server.ts'
+import { cityLabel, countryLabel, type LocationCount, paymentMethodLabel } from './grouping.server.ts'
 
 /**
  * The dashboard's totals over any span of time, at a cost that does not grow with traffic: each

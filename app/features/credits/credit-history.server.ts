@@ -1,5 +1,5 @@
-import type { LedgerType } from '#app/utils/db-schema.ts'
-import type { DB } from '#app/utils/db.server.ts'
+import type { LedgerType } from '#platform/db-schema.ts'
+import type { DB } from '#platform/db.server.ts'
 
 export const CREDIT_HISTORY_LIMIT = 200
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
-import type { LedgerType } from '#app/utils/db-schema.ts'
-import type { DB, Tx } from '#app/utils/db.server.ts'
+import type { LedgerType } from '#platform/db-schema.ts'
+import type { DB, Tx } from '#platform/db.server.ts'
 
 /**
  * Credits live in users.credits and every change is mirrored by one row of the append-only ledger

@@ -1,4 +1,4 @@
-import type { DB, Tx } from '#app/utils/db.server.ts'
+import type { DB, Tx } from '#platform/db.server.ts'
 
 /** The four settings a superadmin edits, with the spec's defaults (section 9). */
 export const defaultSystemConfig = {

@@ -1,9 +1,9 @@
 import { json, redirect } from '@remix-run/node'
 import { requirePermission } from '#app/utils/permissions.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { readForm } from '#app/utils/form-body.server.ts'
 import { HttpError } from '#app/utils/http.server.ts'
-import { getStorage } from '#app/utils/storage.server.ts'
+import { getStorage } from '#platform/storage.server.ts'
 import { deleteTemplate, listTemplates } from './templates.server.ts'
 import { listStyles } from './styles.server.ts'
 

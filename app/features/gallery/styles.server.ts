@@ -1,4 +1,4 @@
-import type { DB, Tx } from '#app/utils/db.server.ts'
+import type { DB, Tx } from '#platform/db.server.ts'
 import { badRequest, HttpError } from '#app/utils/http.server.ts'
 import type { NewStyle, StyleJson } from '#app/features/gallery/gallery-shared.ts'
 

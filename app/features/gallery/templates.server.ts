@@ -1,11 +1,11 @@
 import { sql } from 'kysely'
 import { z } from 'zod'
-import type { Template } from '#app/utils/db-schema.ts'
-import type { DB } from '#app/utils/db.server.ts'
+import type { Template } from '#platform/db-schema.ts'
+import type { DB } from '#platform/db.server.ts'
 import { badRequest, notFound } from '#app/utils/http.server.ts'
 import { makeThumbnail, normalizeUploadedImage } from '#app/utils/images.server.ts'
 import { mediaUrl } from '#app/utils/media-url.ts'
-import { type MediaStorage, mediaKey } from '#app/utils/storage.server.ts'
+import { type MediaStorage, mediaKey } from '#platform/storage.server.ts'
 import {
   DISPLAY_WIDTH,
   type TemplateJson,

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import type { Database } from '#app/utils/db-schema.ts'
+import type { Database } from '#platform/db-schema.ts'
 
 /**
  * The last key-and-model check of each configured provider, written by `npm run providers:check`

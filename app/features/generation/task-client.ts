@@ -17,6 +17,8 @@ export const TASK_SUBMITTED_EVENT = 'pawtrait:task-submitted'
 export const TASK_UPDATED_EVENT = 'pawtrait:task-updated'
 export const POLL_INTERVAL_MS = 2000
 export const USER_REFRESH_DELAY_MS = 500
+/** Results (and failed tasks' uploads) are kept this long, then expire_media removes them. */
+export const MEDIA_RETENTION_DAYS = 10
 
 export const isActive = (task: Pick<ClientTask, 'status'>) => task.status === 'queued' || task.status === 'processing'
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
-import type { DB } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
-import { queueEmail, type EmailMessage } from '#app/utils/email.server.ts'
+import type { DB } from '#platform/db.server.ts'
+import { getEnv } from '#platform/env.server.ts'
+import { queueEmail, type EmailMessage } from '#platform/email.server.ts'
 import { unsubscribeToken } from '#app/features/accounts/task-email-preference.server.ts'
 
 /**

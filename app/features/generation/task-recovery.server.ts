@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
-import type { DB } from '#app/utils/db.server.ts'
-import { failTask, requeueTask } from './tasks.server.ts'
+import type { DB } from '#platform/db.server.ts'
+import { failTask, requeueTask } from './task-states.server.ts'
 
 /**
  * graphile-worker only unlocks a dead worker's jobs after 4 hours. A generation task's job carries

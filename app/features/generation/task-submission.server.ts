@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { createLimiter } from '#app/utils/concurrency.server.ts'
-import type { DB } from '#app/utils/db.server.ts'
+import type { DB } from '#platform/db.server.ts'
 import { normalizeUploadedImage, type EncodedImage } from '#app/utils/images.server.ts'
-import { getStorage, mediaKey } from '#app/utils/storage.server.ts'
-import { createPaidTask, type NewTask } from './tasks.server.ts'
+import { getStorage, mediaKey } from '#platform/storage.server.ts'
+import { createPaidTask, type NewTask } from './paid-tasks.server.ts'
 
 // Decoding a large photo peaks at about 180 MB (24 megapixels) and is CPU-bound, so parallel
 // uploads (images and videos alike) take turns: the web's memory stays bounded

@@ -1,4 +1,4 @@
-import type { TaskKind, TaskSource, TaskStatus } from '#app/utils/db-schema.ts'
+import type { TaskKind, TaskSource, TaskStatus } from '#platform/db-schema.ts'
 
 /**
  * A generation task as the task API answers it and the browser keeps it (spec section 3, Task): the

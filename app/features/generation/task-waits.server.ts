@@ -1,6 +1,6 @@
-import type { DB, Tx } from '#app/utils/db.server.ts'
-import { enqueueJob } from '#app/utils/jobs.server.ts'
-import { failTask } from './tasks.server.ts'
+import type { DB, Tx } from '#platform/db.server.ts'
+import { enqueueJob } from '#platform/jobs.server.ts'
+import { failTask } from './task-states.server.ts'
 
 /**
  * A generation job that must wait (no room at the provider, a 429, a Veo operation still rendering)

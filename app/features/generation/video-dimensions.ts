@@ -1,4 +1,8 @@
-import type { VideoAspectRatio, VideoResolution } from './video-generation-form.ts'
+export const ASPECT_RATIOS = ['16:9', '9:16'] as const
+export const RESOLUTIONS = ['720p', '1280p'] as const
+
+export type VideoAspectRatio = (typeof ASPECT_RATIOS)[number]
+export type VideoResolution = (typeof RESOLUTIONS)[number]
 
 export interface VideoSize {
   width: number

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { PROMPT_MAX_LENGTH } from './prompt.ts'
-import { effectiveResolution } from './video-dimensions.ts'
+import { ASPECT_RATIOS, effectiveResolution, RESOLUTIONS } from './video-dimensions.ts'
 
 /**
  * The fields of POST /api/async-video/generate (spec section 7), shared by the API, the
@@ -10,13 +10,9 @@ import { effectiveResolution } from './video-dimensions.ts'
  */
 
 export const VIDEO_MODES = ['image', 'text'] as const
-export const ASPECT_RATIOS = ['16:9', '9:16'] as const
-export const RESOLUTIONS = ['720p', '1280p'] as const
 export const QUALITIES = ['stable', 'fast'] as const
 
 export type VideoMode = (typeof VIDEO_MODES)[number]
-export type VideoAspectRatio = (typeof ASPECT_RATIOS)[number]
-export type VideoResolution = (typeof RESOLUTIONS)[number]
 export type VideoQuality = (typeof QUALITIES)[number]
 
 export const modeLabels: Record<VideoMode, string> = { image: 'Image to Video', text: 'Text to Video' }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { ASPECT_RATIOS, QUALITIES, RESOLUTIONS, VIDEO_MODES } from './video-generation-form.ts'
+import { ASPECT_RATIOS, RESOLUTIONS } from './video-dimensions.ts'
+import { QUALITIES, VIDEO_MODES } from './video-generation-form.ts'
 
 /**
  * A video task's params as stored: what the user asked for, with the resolution already the one

@@ -1,7 +1,7 @@
-import { getDb } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
-import { getLogger } from '#app/utils/logger.server.ts'
-import { getMetrics } from '#app/utils/metrics.server.ts'
+import { getDb } from '#platform/db.server.ts'
+import { getEnv } from '#platform/env.server.ts'
+import { getLogger } from '#platform/logger.server.ts'
+import { getMetrics } from '#platform/metrics.server.ts'
 import { createTaskStreams, type TaskStreams } from './task-streams.server.ts'
 
 /** Answer headers of the stream: never cached, compressed or buffered on the way (Fly's proxy, nginx). */
@@ -14,7 +14,10 @@ export const TASK_STREAM_HEADERS = {
 
 let shared: TaskStreams | undefined
 
-/** This web process's live task streams, started on first use. */
+/**
+ * This web process's live task streams, started on first use. A stopping web process cuts them
+ * when it exits (server/index.ts gives open requests 10 s); browsers reconnect to another machine.
+ */
 export function getTaskStreams(): TaskStreams {
   const env = getEnv()
   shared ??= createTaskStreams({
@@ -27,11 +30,4 @@ export function getTaskStreams(): TaskStreams {
     maxStreamsPerUser: env.LIVE_UPDATES_MAX_STREAMS_PER_USER,
   })
   return shared
-}
-
-/** Closes the streams (browsers reconnect elsewhere) when the process stops. */
-export async function closeTaskStreams() {
-  const streams = shared
-  shared = undefined
-  await streams?.close()
 }

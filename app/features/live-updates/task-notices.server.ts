@@ -1,6 +1,6 @@
 import pg from 'pg'
 import { z } from 'zod'
-import type { AppLogger } from '#app/utils/logger.server.ts'
+import type { AppLogger } from '#platform/logger.server.ts'
 
 /** The channel the generation_tasks trigger notifies on (migration 2026-11-25-0023). */
 export const TASK_UPDATES_CHANNEL = 'task_updates'
@@ -46,12 +46,11 @@ export function listenForTaskNotices(options: ListenOptions) {
   let delayMs = minDelayMs
   let client: pg.Client | null = null
   let timer: NodeJS.Timeout | undefined
-  let closed = false
   let listening = false
 
   const retry = (reason: string) => {
     listening = false
-    if (closed || timer) return
+    if (timer) return
     logger.warn({ reason, delayMs }, 'live updates: task listener lost its connection; retrying')
     client?.removeAllListeners()
     client?.on('error', () => {})
@@ -81,7 +80,7 @@ export function listenForTaskNotices(options: ListenOptions) {
       if (client === next) retry(error instanceof Error ? error.message : String(error))
       return
     }
-    if (closed || client !== next) return
+    if (client !== next) return
     delayMs = minDelayMs
     listening = true
     logger.info('live updates: listening for task changes')
@@ -91,15 +90,5 @@ export function listenForTaskNotices(options: ListenOptions) {
   void connect()
   return {
     isListening: () => listening,
-    async close() {
-      closed = true
-      listening = false
-      clearTimeout(timer)
-      const current = client
-      client = null
-      current?.removeAllListeners()
-      current?.on('error', () => {})
-      await current?.end().catch(() => {})
-    },
   }
 }

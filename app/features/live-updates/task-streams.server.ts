@@ -1,6 +1,6 @@
-import type { DB } from '#app/utils/db.server.ts'
-import type { AppLogger } from '#app/utils/logger.server.ts'
-import type { Metrics } from '#app/utils/metrics.server.ts'
+import type { DB } from '#platform/db.server.ts'
+import type { AppLogger } from '#platform/logger.server.ts'
+import type { Metrics } from '#platform/metrics.server.ts'
 import { listenForTaskNotices, type TaskNotice } from './task-notices.server.ts'
 import {
   readQueuedTaskUpdates,
@@ -182,15 +182,6 @@ export function createTaskStreams(options: TaskStreamOptions) {
           ? ('listening' as const)
           : ('reconnecting' as const),
     }),
-    /** Ends every stream (the process is stopping: browsers reconnect to another machine) and the listener. */
-    async close() {
-      for (const stream of all()) stream.close()
-      clearInterval(heartbeat)
-      clearTimeout(queueRefresh)
-      heartbeat = undefined
-      await listener?.close()
-      listener = null
-    },
   }
 }
 

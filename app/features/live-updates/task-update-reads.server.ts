@@ -1,8 +1,8 @@
 import { sql } from 'kysely'
-import type { TaskKind } from '#app/utils/db-schema.ts'
-import type { DB } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
-import { selectTasksWithQueue, toTaskView, type TaskWithQueue } from '#app/features/generation/tasks.server.ts'
+import type { TaskKind } from '#platform/db-schema.ts'
+import type { DB } from '#platform/db.server.ts'
+import { getEnv } from '#platform/env.server.ts'
+import { selectTasksWithQueue, toTaskView, type TaskWithQueue } from '#app/features/generation/user-tasks.server.ts'
 import type { TaskView } from '#app/features/generation/task-view.ts'
 
 /** A task's view as the live stream sends it, with the number of the change it shows (its event id). */

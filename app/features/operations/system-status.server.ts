@@ -1,15 +1,17 @@
 /**
  * What the System Status page shows a super administrator: the queue and the last day's outcomes
  * per kind with the commonest failure reasons, each provider's last check, the workers alive in
- * the last minute, where media is stored and which build runs. Read from the database on each
+ * the last minute, the Content-Security-Policy violations browsers reported, where media is stored
+ * and which build runs. Read from the database on each
  * visit (and each 10 s refresh): a few grouped counts over the last day's tasks.
  */
 import { sql } from 'kysely'
-import { buildVersion } from '#app/utils/build-version.server.ts'
-import type { DB } from '#app/utils/db.server.ts'
-import type { TaskKind } from '#app/utils/db-schema.ts'
-import { getEnv } from '#app/utils/env.server.ts'
+import { buildVersion } from '#platform/build-version.server.ts'
+import type { DB } from '#platform/db.server.ts'
+import type { TaskKind } from '#platform/db-schema.ts'
+import { getEnv } from '#platform/env.server.ts'
 import { listProviderChecks } from '#app/features/generation/provider-checks.server.ts'
+import { cspReportSummary } from './csp-reports.server.ts'
 import { listLiveWorkers } from './worker-processes.server.ts'
 
 export interface KindStatus {
@@ -26,11 +28,12 @@ const kinds: TaskKind[] = ['image', 'video']
 const REASONS_SHOWN = 5
 
 export async function systemStatus(db: DB) {
-  const [tasks, failureReasons, providers, workers] = await Promise.all([
+  const [tasks, failureReasons, providers, workers, cspReports] = await Promise.all([
     taskCountsByKind(db),
     commonFailureReasons(db),
     listProviderChecks(db),
     listLiveWorkers(db),
+    cspReportSummary(db),
   ])
   const env = getEnv()
   return {
@@ -38,6 +41,7 @@ export async function systemStatus(db: DB) {
     failureReasons,
     providers,
     workers,
+    cspReports,
     storage: {
       driver: env.STORAGE_DRIVER,
       location: env.STORAGE_DRIVER === 's3' ? (env.S3_BUCKET ?? '') : `${env.DATA_DIR}/media`,

@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import type { DB } from '#app/utils/db.server.ts'
+import type { DB } from '#platform/db.server.ts'
 
 /**
  * The worker processes' own heartbeat (worker/operations.ts writes it), read by the status page:

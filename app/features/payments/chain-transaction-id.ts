@@ -1,4 +1,4 @@
-import type { PaymentMethod } from '#app/utils/db-schema.ts'
+import type { PaymentMethod } from '#platform/db-schema.ts'
 
 /**
  * The shape of a transaction id on each USDT network, checked at submission (browser and server)

@@ -1,9 +1,9 @@
-import type { ChainNetwork, VerificationStatus } from '#app/utils/db-schema.ts'
+import type { ChainNetwork, VerificationStatus } from '#platform/db-schema.ts'
 
 /**
  * What an on-chain lookup found, and the judgement of it against a payment proof. The chain
  * clients (worker/chains/) translate each API's answer into a ChainLookup with canonical addresses
- * (app/utils/chain-address.server.ts); `judgeTransfer` alone decides what the result means, so
+ * (chain-address.server.ts); `judgeTransfer` alone decides what the result means, so
  * TRON and Ethereum are judged by the same rules.
  */
 

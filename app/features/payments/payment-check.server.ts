@@ -1,7 +1,7 @@
-import type { ChainNetwork, PaymentProof } from '#app/utils/db-schema.ts'
-import type { DB } from '#app/utils/db.server.ts'
-import { canonicalEthereumAddress, canonicalTronAddress } from '#app/utils/chain-address.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
+import type { ChainNetwork, PaymentProof } from '#platform/db-schema.ts'
+import type { DB } from '#platform/db.server.ts'
+import { canonicalEthereumAddress, canonicalTronAddress } from '#app/features/payments/chain-address.server.ts'
+import { getEnv } from '#platform/env.server.ts'
 import { HttpError } from '#app/utils/http.server.ts'
 import {
   ChainUnavailableError,

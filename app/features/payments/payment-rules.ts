@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { PaymentMethod } from '#app/utils/db-schema.ts'
+import type { PaymentMethod } from '#platform/db-schema.ts'
 import { transactionIdProblem } from './chain-transaction-id.ts'
 
 /**

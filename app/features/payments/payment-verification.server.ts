@@ -1,7 +1,7 @@
-import type { PaymentMethod, PaymentVerification } from '#app/utils/db-schema.ts'
-import type { DB, Tx } from '#app/utils/db.server.ts'
+import type { PaymentMethod, PaymentVerification } from '#platform/db-schema.ts'
+import type { DB, Tx } from '#platform/db.server.ts'
 import { badRequest, HttpError, notFound } from '#app/utils/http.server.ts'
-import { enqueueJob } from '#app/utils/jobs.server.ts'
+import { enqueueJob } from '#platform/jobs.server.ts'
 import type { VerificationResult } from './chain-transfer.ts'
 
 /**

@@ -1,12 +1,12 @@
 import { sql } from 'kysely'
 import { z } from 'zod'
-import type { User } from '#app/utils/db-schema.ts'
-import type { DB, Tx } from '#app/utils/db.server.ts'
+import type { User } from '#platform/db-schema.ts'
+import type { DB, Tx } from '#platform/db.server.ts'
 import { HttpError } from '#app/utils/http.server.ts'
-import { getStorage } from '#app/utils/storage.server.ts'
+import { getStorage } from '#platform/storage.server.ts'
 import { setCredits } from '#app/features/credits/credits.server.ts'
 import { revokeUserSessions } from '#app/utils/session.server.ts'
-import { userTaskKeys } from '#app/features/generation/tasks.server.ts'
+import { userTaskKeys } from '#app/features/generation/user-tasks.server.ts'
 import { createUser, findUserByEmail, normalizeRole } from '#app/features/accounts/user.server.ts'
 
 /**

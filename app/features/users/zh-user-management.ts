@@ -1,5 +1,5 @@
 import type { AdminRefusal, UserFormMessages } from './user-admin.server.ts'
-import type { Role } from '#app/utils/db-schema.ts'
+import type { Role } from '#platform/db-schema.ts'
 
 /** Every text of /user-management, whose interface is in Chinese (spec section 2). */
 export const zhUserManagement = {

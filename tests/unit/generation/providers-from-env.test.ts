@@ -1,4 +1,4 @@
-import { parseEnv } from '#app/utils/env.server.ts'
+import { parseWorkerEnv as parseEnv } from '#worker/env.ts'
 import { imageProviderFromEnv } from '#worker/providers/from-env.ts'
 
 const base = { DATA_DIR: 'tests/.tmp/data' }

@@ -1,4 +1,4 @@
-import { getMetrics } from '#app/utils/metrics.server.ts'
+import { getMetrics } from '#platform/metrics.server.ts'
 import { createOpenAiImageProvider } from '#worker/providers/image/openai.ts'
 import { startOpenAiFake } from '#tests/fakes/openai.ts'
 import { imageRequest, providerFailure, testContext } from './image-fixtures.ts'

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { buffer as readStream } from 'node:stream/consumers'
-import type { MediaStorage } from '#app/utils/storage.server.ts'
+import type { MediaStorage } from '#platform/storage.server.ts'
 import {
   createLocalStorage,
   createS3Storage,
@@ -10,8 +10,8 @@ import {
   getMediaBytes,
   isValidMediaKey,
   mediaKey,
-} from '#app/utils/storage.server.ts'
-import { parseEnv } from '#app/utils/env.server.ts'
+} from '#platform/storage.server.ts'
+import { parseEnv } from '#platform/env.server.ts'
 import type { FakeS3 } from '#tests/fakes/s3.ts'
 import { startFakeS3 } from '#tests/fakes/s3.ts'
 

@@ -5,11 +5,11 @@
  * `promptFeedback.blockReason` or the candidate's `finishReason`.
  */
 import { z } from 'zod'
-import { errorForAnswer, refusalError, requestJson, shorten } from '../http.ts'
-import type { HttpCallOptions } from '../http.ts'
+import { errorForAnswer, refusalError, shorten } from '../http.ts'
 import { ProviderError } from '../types.ts'
 import type { GeneratedMedia, ImageProvider, ImageRequest } from '../types.ts'
-import { imageFromBase64, petPhoto } from './image-bytes.ts'
+import { imageFromBase64 } from './image-bytes.ts'
+import { postImageCall } from './image-call.ts'
 
 export interface GeminiImageConfig {
   apiKey: string
@@ -72,23 +72,16 @@ export function createGeminiImageProvider(config: GeminiImageConfig): ImageProvi
   const baseUrl = (config.baseUrl ?? 'https://generativelanguage.googleapis.com').replace(/\/+$/, '')
   const model = config.model ?? 'gemini-3.1-flash-image'
   const endpoint = `${baseUrl}/v1beta/models/${encodeURIComponent(model)}:generateContent`
-  const timeoutMs = config.timeoutMs ?? 300_000
 
   return {
     name: 'gemini',
     async generate(request, context) {
-      petPhoto(request)
-      const http: HttpCallOptions = { service: SERVICE, timeoutMs, signal: context.signal, secrets: [config.apiKey] }
-      await context.onProgress(10)
-      const answer = await requestJson(
+      const { answer, http } = await postImageCall(request, context, config, {
+        service: SERVICE,
         endpoint,
-        {
-          method: 'POST',
-          headers: { 'x-goog-api-key': config.apiKey, 'content-type': 'application/json' },
-          body: JSON.stringify(requestBody(request)),
-        },
-        http,
-      )
+        headers: { 'x-goog-api-key': config.apiKey, 'content-type': 'application/json' },
+        body: () => JSON.stringify(requestBody(request)),
+      })
       if (!answer.ok) throw errorForAnswer(answer, http)
 
       const parsed = answerSchema.safeParse(answer.body)

@@ -3,11 +3,13 @@
  * repeated `image[]` multipart parts with the prompt; the answer carries the result as base64.
  */
 import { z } from 'zod'
-import { errorForAnswer, refusalError, requestJson } from '../http.ts'
-import type { HttpCallOptions, JsonAnswer } from '../http.ts'
+import { errorForAnswer, refusalError } from '../http.ts'
+import type { HttpCallOptions } from '../http.ts'
+import type { JsonAnswer } from '../types.ts'
 import { ProviderError } from '../types.ts'
 import type { ImageProvider, ImageRequest } from '../types.ts'
-import { imageFromBase64, petPhoto } from './image-bytes.ts'
+import { imageFromBase64 } from './image-bytes.ts'
+import { postImageCall } from './image-call.ts'
 
 export interface OpenAiImageConfig {
   apiKey: string
@@ -33,23 +35,16 @@ export function createOpenAiImageProvider(config: OpenAiImageConfig): ImageProvi
   const endpoint = `${(config.baseUrl ?? 'https://api.openai.com/v1').replace(/\/+$/, '')}/images/edits`
   const model = config.model ?? 'gpt-image-2'
   const size = config.size ?? '1024x1024'
-  const timeoutMs = config.timeoutMs ?? 300_000
 
   return {
     name: 'openai',
     async generate(request, context) {
-      petPhoto(request)
-      const http: HttpCallOptions = { service: SERVICE, timeoutMs, signal: context.signal, secrets: [config.apiKey] }
-      await context.onProgress(10)
-      const answer = await requestJson(
+      const { answer, http } = await postImageCall(request, context, config, {
+        service: SERVICE,
         endpoint,
-        {
-          method: 'POST',
-          headers: { authorization: `Bearer ${config.apiKey}` },
-          body: editForm(request, model, size),
-        },
-        http,
-      )
+        headers: { authorization: `Bearer ${config.apiKey}` },
+        body: () => editForm(request, model, size),
+      })
       if (!answer.ok) throw answerError(answer, http)
 
       const parsed = answerSchema.safeParse(answer.body)

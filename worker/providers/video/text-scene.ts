@@ -2,6 +2,7 @@
 // decorations follow words in the prompt, a pet figure, and the prompt as a caption.
 import sharp from 'sharp'
 import type { VideoSize } from '#app/features/generation/video-dimensions.ts'
+import { escapeXml, hashText, seededRandom } from '../image/local/svg.ts'
 
 type Extra = 'stars' | 'snow' | 'clouds' | 'rain' | 'sea'
 
@@ -92,7 +93,8 @@ function sceneSvg(prompt: string, { width: w, height: h }: VideoSize): string {
   const text = prompt.trim() || 'A pet adventure'
   const lower = text.toLowerCase()
   const theme = THEMES.find((t) => mentions(lower, t.keywords)) ?? DAY
-  const random = seededRandom(text)
+  // Same prompt, same scene: decorations are placed by a small PRNG seeded from the text.
+  const random = seededRandom(hashText(text))
   const unit = Math.min(w, h)
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">`,
@@ -118,17 +120,6 @@ function mentions(text: string, keywords: string[]): boolean {
 
 function gradient(id: string, [top, bottom]: [string, string]): string {
   return `<linearGradient id="${id}" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${top}"/><stop offset="1" stop-color="${bottom}"/></linearGradient>`
-}
-
-/** Same prompt, same scene: decorations are placed by a small PRNG seeded from the text. */
-function seededRandom(text: string): () => number {
-  let seed = 2166136261
-  for (const char of text) seed = Math.imul(seed ^ char.charCodeAt(0), 16777619)
-  // A linear congruential generator: plenty for scattering stars.
-  return () => {
-    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0
-    return seed / 2 ** 32
-  }
 }
 
 function celestialBody(light: { color: string; glow: string }, w: number, h: number, unit: number) {
@@ -245,8 +236,4 @@ export function wrap(text: string, maxChars: number, maxLines: number): string[]
   const kept = lines.slice(0, maxLines)
   kept[maxLines - 1] = `${kept[maxLines - 1].slice(0, maxChars - 1).trimEnd()}…`
   return kept
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }

@@ -1,13 +1,11 @@
 /**
  * The Prometheus metrics both processes record (prom-client), in one registry per process. Fly
- * scrapes each machine's /metrics (app/utils/metrics-server.server.ts) and sums across machines,
+ * scrapes each machine's /metrics (platform/metrics-server.server.ts) and sums across machines,
  * so what is counted here is what this process did: requests it answered, tasks it ran, provider
  * calls it made. Figures that describe the shared database are read at scrape time instead
- * (app/features/operations/database-metrics.server.ts).
+ * (server/database-metrics.ts).
  *
  * Labels stay bounded: route patterns, never URLs; kinds, providers and outcomes, never ids.
- * The web loads this module twice (server/index.ts and the Remix build), so the metrics live on
- * globalThis and are created once.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 
@@ -76,6 +74,22 @@ function createMetrics() {
       help: 'Reconnections of the web process LISTEN connection for task changes',
       registers,
     }),
+    databaseUnreachable: new Gauge({
+      name: 'pawtrait_database_unreachable',
+      help: '1 while this process cannot reach PostgreSQL (an outage, platform/database-outage.server.ts), else 0',
+      registers,
+    }),
+    databaseOutages: new Counter({
+      name: 'pawtrait_database_outages_total',
+      help: 'Database outages this process noticed (each logged once)',
+      registers,
+    }),
+    cspViolations: new Counter({
+      name: 'pawtrait_csp_violations_total',
+      help: 'Content-Security-Policy violations browsers reported, by directive and disposition',
+      labelNames: ['directive', 'disposition'] as const,
+      registers,
+    }),
     buildInfo: new Gauge({
       name: 'pawtrait_build_info',
       help: 'Always 1; the running build version is its label',
@@ -87,18 +101,15 @@ function createMetrics() {
 
 export type Metrics = ReturnType<typeof createMetrics>
 
-const key = Symbol.for('pawtrait.metrics')
-const holder = globalThis as typeof globalThis & { [key]?: Metrics }
+let processMetrics: Metrics | undefined
 
 /** This process's metrics; Node's default process metrics are added on first use. */
 export function getMetrics(): Metrics {
-  let metrics = holder[key]
-  if (!metrics) {
-    metrics = createMetrics()
-    collectDefaultMetrics({ register: metrics.registry })
-    holder[key] = metrics
+  if (!processMetrics) {
+    processMetrics = createMetrics()
+    collectDefaultMetrics({ register: processMetrics.registry })
   }
-  return metrics
+  return processMetrics
 }
 
 /** Provider names in labels: lower case, and a fixed fallback for anything odd. */

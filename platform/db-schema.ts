@@ -232,6 +232,17 @@ export interface WorkerProcessesTable {
   seen_at: Timestamp
 }
 
+export interface CspReportsTable {
+  id: Generated<string>
+  received_at: CreatedAt
+  /** The page the violation happened on, and what it tried to load (or `inline`, `eval`). */
+  page: string
+  blocked_url: string
+  directive: string
+  /** `enforce`, or `report` under CSP_REPORT_ONLY=on. */
+  disposition: string
+}
+
 export interface Database {
   users: UsersTable
   sessions: SessionsTable
@@ -253,6 +264,7 @@ export interface Database {
   payment_verifications: PaymentVerificationsTable
   provider_requests: ProviderRequestsTable
   worker_processes: WorkerProcessesTable
+  csp_reports: CspReportsTable
 }
 
 export type User = Selectable<UsersTable>

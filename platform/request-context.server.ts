@@ -4,9 +4,6 @@ import { AsyncLocalStorage } from 'node:async_hooks'
  * What the web knows about the request being handled (its id, and the route pattern that served
  * it), and the worker about the job it runs: readable anywhere below without passing it along, so
  * log lines carry the id and enqueueJob can hand it on to the job.
- *
- * The web loads this module twice (server/index.ts, and bundled into the Remix build), so the
- * storage lives on globalThis: both copies must see the same one.
  */
 export interface RequestContext {
   requestId: string
@@ -15,9 +12,7 @@ export interface RequestContext {
   routeDepth?: number
 }
 
-const key = Symbol.for('pawtrait.requestContext')
-const holder = globalThis as typeof globalThis & { [key]?: AsyncLocalStorage<RequestContext> }
-const storage = (holder[key] ??= new AsyncLocalStorage<RequestContext>())
+const storage = new AsyncLocalStorage<RequestContext>()
 
 export function runWithRequestContext<T>(context: RequestContext, run: () => T): T {
   return storage.run(context, run)

@@ -7,9 +7,10 @@
  */
 import { sql } from 'kysely'
 import { Counter, Gauge, type Registry } from 'prom-client'
-import type { DB } from '#app/utils/db.server.ts'
-import type { TaskKind } from '#app/utils/db-schema.ts'
-import type { Metrics } from '#app/utils/metrics.server.ts'
+import { isDatabaseUnreachable } from '#platform/database-outage.server.ts'
+import type { DB } from '#platform/db.server.ts'
+import type { TaskKind } from '#platform/db-schema.ts'
+import type { Metrics } from '#platform/metrics.server.ts'
 
 const kinds: TaskKind[] = ['image', 'video']
 const proofStatuses = ['pending', 'approved', 'rejected'] as const
@@ -25,7 +26,8 @@ export function registerDatabaseMetrics({ registry }: Metrics, db: DB) {
     labelNames: ['type'] as const,
     registers,
     async collect() {
-      const totals = await creditTotals(db)
+      const totals = await unlessUnreachable(creditTotals(db))
+      if (!totals) return
       // The ledger holds the running total: replace, then set it (after the query, so two
       // concurrent scrapes cannot add up).
       this.reset()
@@ -38,15 +40,31 @@ export function registerDatabaseMetrics({ registry }: Metrics, db: DB) {
     labelNames: ['status'] as const,
     registers,
     async collect() {
-      const rows = await db
-        .selectFrom('payment_proofs')
-        .select(['status', (eb) => eb.fn.countAll<string>().as('count')])
-        .groupBy('status')
-        .execute()
+      const rows = await unlessUnreachable(
+        db
+          .selectFrom('payment_proofs')
+          .select(['status', (eb) => eb.fn.countAll<string>().as('count')])
+          .groupBy('status')
+          .execute(),
+      )
+      if (!rows) return
       const counts = new Map(rows.map((row) => [row.status, Number(row.count)]))
       for (const status of proofStatuses) this.set({ status }, counts.get(status) ?? 0)
     },
   })
+}
+
+/**
+ * The read's answer, or null while the database is unreachable: the figure keeps its last value
+ * and the scrape still succeeds (with `pawtrait_database_unreachable` 1), rather than failing whole.
+ */
+async function unlessUnreachable<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read
+  } catch (error) {
+    if (isDatabaseUnreachable(error)) return null
+    throw error
+  }
 }
 
 function taskGauge(registers: Registry[], db: DB, name: string, help: string, status: 'queued' | 'processing') {
@@ -56,7 +74,8 @@ function taskGauge(registers: Registry[], db: DB, name: string, help: string, st
     labelNames: ['kind'] as const,
     registers,
     async collect() {
-      const counts = await countTasks(db, status)
+      const counts = await unlessUnreachable(countTasks(db, status))
+      if (!counts) return
       for (const kind of kinds) this.set({ kind }, counts.get(kind) ?? 0)
     },
   })

@@ -22,12 +22,21 @@ export async function checkReadiness(): Promise<Readiness> {
   return { ready: database === 'ok' && storage === 'ok', checks: { database, storage } }
 }
 
+/** A check that has not answered by then has failed: the worker's pool waits for the database (worker/patient-pool.ts). */
+const CHECK_TIMEOUT_MS = 3_000
+
 async function run(name: Check, check: Promise<unknown>): Promise<'ok' | 'failed'> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS)
+  })
   try {
-    await check
+    await Promise.race([check, timeout])
     return 'ok'
   } catch (error) {
     getLogger().error(`readiness: the ${name} check failed: ${error instanceof Error ? error.message : error}`)
     return 'failed'
+  } finally {
+    clearTimeout(timer)
   }
 }

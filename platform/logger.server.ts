@@ -4,8 +4,7 @@
  * while a request or a job is handled carries its request id (`reqId`).
  *
  * initLogging also routes console.* through it, so the modules that log with console (and
- * libraries) write the same JSON lines. Like the request context, the logger lives on globalThis:
- * the web loads this module twice (server/index.ts and the Remix build).
+ * libraries) write the same JSON lines.
  */
 import { createRequire } from 'node:module'
 import { format } from 'node:util'
@@ -36,8 +35,7 @@ const secretPaths = [
   'headers["auth-token"]',
 ]
 
-const key = Symbol.for('pawtrait.logger')
-const holder = globalThis as typeof globalThis & { [key]?: AppLogger }
+let processLogger: AppLogger | undefined
 
 function createLogger(processName: string, destination?: pino.DestinationStream): AppLogger {
   const level = levels.has(process.env.LOG_LEVEL ?? '') ? process.env.LOG_LEVEL : 'info'
@@ -69,13 +67,13 @@ function defaultDestination(): pino.DestinationStream {
 }
 
 export function getLogger(): AppLogger {
-  return (holder[key] ??= createLogger(process.title))
+  return (processLogger ??= createLogger(process.title))
 }
 
 /** Makes `processName` ('web', 'worker') the logger of this process and sends console.* to it. */
 export function initLogging(processName: string, destination?: pino.DestinationStream): AppLogger {
   const logger = createLogger(processName, destination)
-  holder[key] = logger
+  processLogger = logger
   const forward =
     (level: 'debug' | 'info' | 'warn' | 'error') =>
     (...args: unknown[]) => {

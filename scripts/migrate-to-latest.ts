@@ -4,10 +4,10 @@ import { fileURLToPath } from 'node:url'
 import { runMigrations } from 'graphile-worker'
 import { FileMigrationProvider, Migrator } from 'kysely'
 import type pg from 'pg'
-import type { DB } from './db.server.ts'
-import { graphileLogger } from './logger.server.ts'
+import type { DB } from '#platform/db.server.ts'
+import { graphileLogger } from '#platform/logger.server.ts'
 
-const migrationFolder = fileURLToPath(new URL('../../migrations', import.meta.url))
+const migrationFolder = fileURLToPath(new URL('../migrations', import.meta.url))
 
 /** Brings the app's tables and graphile-worker's schema up to date. Safe to run on every start. */
 export async function migrateToLatest(db: DB, pool: pg.Pool) {

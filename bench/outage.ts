@@ -1,0 +1,178 @@
+// Issue 20's figures: a PostgreSQL shut down immediately (as in a crash or a failover) for 20 s
+// while 50 image tasks are in flight at the OpenAI fake (2 s per image), with the web and two
+// worker processes running and clients calling the API and pages throughout.
+import fs from 'node:fs'
+import path from 'node:path'
+import { createUser } from '#app/features/accounts/user.server.ts'
+import { createDb, createPool, type DB } from '#platform/db.server.ts'
+import { migrateToLatest } from '../scripts/migrate-to-latest.ts'
+import { createSession } from '#app/utils/session.server.ts'
+import { startOpenAiFake } from '#tests/fakes/openai.ts'
+import { freePort, startEmbeddedPostgres } from '../scripts/embedded-postgres.ts'
+import { seedDefaults } from '../scripts/seed/defaults.ts'
+import { postGeneration, smallPhoto, waitUntilFinished, withDataDir } from './generation.ts'
+import { round, startProcess } from './lib.ts'
+
+const TASKS = 50
+const USERS = 10
+const ANSWER_MS = 2_000
+const OUTAGE_MS = 20_000
+const WORKERS = 2
+const PASSWORD = 'bench-outage-password'
+
+/** The database this bench takes away is its own (the other benches share theirs). */
+export async function benchOutage() {
+  const folder = path.resolve('.data/bench-outage-postgres')
+  fs.rmSync(folder, { recursive: true, force: true })
+  const port = await freePort()
+  let server = await startEmbeddedPostgres(folder, 'pawtrait', port)
+  // A pool of the bench's own, which outlives the outage (it reconnects; its errors are handled).
+  const pool = createPool(server.url, 5)
+  const db = createDb(pool)
+  await migrateToLatest(db, pool)
+  await seedDefaults(db)
+  const fake = await startOpenAiFake({ latencyMs: ANSWER_MS })
+  try {
+    return await withDataDir(async (dataDir) => {
+      const env = { DATABASE_URL: server.url, DATA_DIR: dataDir }
+      const web = await startProcess('server/index.ts', env, 'is running at')
+      const workers = await Promise.all(
+        Array.from({ length: WORKERS }, () =>
+          startProcess(
+            'worker/index.ts',
+            {
+              ...env,
+              IMAGE_PROVIDER: 'openai',
+              OPENAI_API_KEY: fake.apiKey,
+              OPENAI_BASE_URL: fake.baseUrl,
+              IMAGE_CONCURRENCY: String(TASKS / WORKERS),
+            },
+            '[worker] started',
+          ),
+        ),
+      )
+      const died: string[] = []
+      for (const { child } of [web, ...workers]) child.once('exit', (code, signal) => died.push(String(signal ?? code)))
+      const traffic = startTraffic(web.url)
+      try {
+        const photo = await smallPhoto()
+        const users = await Promise.all(Array.from({ length: USERS }, (_, index) => benchUser(db, index)))
+        traffic.users.push(...users)
+        const ids: string[] = []
+        for (const { token } of users) {
+          for (let i = 0; i < TASKS / USERS; i++) {
+            const { status, body } = await postGeneration(web.url, token, photo)
+            if (status !== 200 || !body.taskId) throw new Error(`submission failed (${status}): ${body.message}`)
+            ids.push(body.taskId)
+          }
+        }
+        // Every task is at the provider (or about to be): the database goes now.
+        while (fake.requests.length < TASKS / 2) await sleep(20)
+        await server.crash()
+        await sleep(OUTAGE_MS)
+        // Timed from the restart itself (crash recovery included): an upper bound of the wait.
+        const back = performance.now()
+        server = await startEmbeddedPostgres(folder, 'pawtrait', port)
+        const firstCompleted = await timeUntil(async () => {
+          const row = await db
+            .selectFrom('generation_tasks')
+            .select('id')
+            .where('id', 'in', ids)
+            .where('status', '=', 'completed')
+            .executeTakeFirst()
+            .catch(() => undefined)
+          return row !== undefined
+        }, back)
+        await waitUntilFinished(db, ids)
+        const { count: failed } = await db
+          .selectFrom('generation_tasks')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('id', 'in', ids)
+          .where('status', '=', 'failed')
+          .executeTakeFirstOrThrow()
+        const answers = await traffic.stop()
+        return {
+          'requests answered 5xx other than 503 (target 0)': answers.otherServerErrors,
+          'requests answered 503 during the outage': answers.unavailable,
+          'requests answered in all': answers.total,
+          'slowest answer ms (target < 5000)': round(answers.slowestMs, 0),
+          's from the database restart to the first completed task (target < 10)': round(firstCompleted / 1000, 1),
+          'provider calls / tasks (target 1.00)': (fake.requests.length / ids.length).toFixed(2),
+          'tasks failed (target 0)': Number(failed),
+          'processes that died (target 0)': died.length,
+        }
+      } finally {
+        await traffic.stop()
+        const stopping = [web, ...workers].map((started) => started.stop())
+        died.length = 0
+        await Promise.all(stopping)
+      }
+    })
+  } finally {
+    await fake.close()
+    await db.destroy()
+    await server.stop()
+    fs.rmSync(folder, { recursive: true, force: true })
+  }
+}
+
+async function benchUser(db: DB, index: number) {
+  const email = `outage-${index}-${Date.now()}@example.com`
+  const user = await createUser(db, { email, name: 'Bench', password: PASSWORD, credits: 1_000 })
+  const { token } = await createSession(db, user.id)
+  return { token, email }
+}
+
+/**
+ * Clients calling the API (their own user, a login, the task list) and a page, one after the
+ * other each, until stopped; counts the answers by class.
+ */
+function startTraffic(webUrl: string) {
+  const users: { token: string; email: string }[] = []
+  const counts = { total: 0, unavailable: 0, otherServerErrors: 0, slowestMs: 0 }
+  let going = true
+  const call = async (path: string, init?: RequestInit) => {
+    const started = performance.now()
+    const response = await fetch(webUrl + path, init).catch(() => null)
+    await response?.arrayBuffer()
+    counts.total += 1
+    counts.slowestMs = Math.max(counts.slowestMs, performance.now() - started)
+    const status = response?.status ?? 599
+    if (status === 503) counts.unavailable += 1
+    else if (status >= 500) counts.otherServerErrors += 1
+  }
+  const client = async () => {
+    while (going) {
+      const user = users[Math.floor(Math.random() * users.length)]
+      if (!user) {
+        await sleep(50)
+        continue
+      }
+      await call('/api/auth/me', { headers: { 'x-auth-token': user.token } })
+      await call('/api/async-image/tasks/today', { headers: { 'x-auth-token': user.token } })
+      await call('/api/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: user.email, password: PASSWORD }),
+      })
+      await call('/')
+      await sleep(100)
+    }
+  }
+  const clients = Array.from({ length: 4 }, client)
+  return {
+    users,
+    async stop() {
+      going = false
+      await Promise.all(clients)
+      return counts
+    },
+  }
+}
+
+async function timeUntil(check: () => Promise<boolean>, since: number) {
+  while (!(await check())) await sleep(100)
+  return performance.now() - since
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

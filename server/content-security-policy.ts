@@ -1,0 +1,63 @@
+/**
+ * The Content-Security-Policy directives (decision 0020). Pages get a policy with a fresh nonce per
+ * request: only the site's own bundles and the inline scripts Remix and React render with that
+ * nonce may run. Every other answer (/api, media, static files) gets a policy that allows nothing,
+ * so a stored file opened directly can never run or load anything.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Env } from '#platform/env.server.ts'
+
+/** Where browsers send violation reports (app/routes/csp-report.ts): `report-uri` takes the path, `report-to` the group name. */
+export const CSP_REPORT_PATH = '/csp-report'
+export const CSP_REPORT_GROUP = 'csp-endpoint'
+
+type PolicyEnv = Pick<Env, 'GOOGLE_AUTHORIZATION_URL' | 'PUBLIC_URL'>
+
+/** A source, or (helmet's form) a function answering one per request, such as the nonce's. */
+type Source = string | ((req: IncomingMessage, res: ServerResponse) => string)
+export type Directives = Record<string, Source[]>
+
+/** The pages' policy; `nonceSource` answers `'nonce-…'` for the request being answered. */
+export function documentDirectives(env: PolicyEnv, nonceSource: Source): Directives {
+  const self = "'self'"
+  return {
+    'default-src': [self],
+    'script-src': [self, nonceSource],
+    'script-src-attr': ["'none'"],
+    // Style sheets come from /build only, and no inline style is needed (decision 0020): React
+    // sets the style props of client-rendered elements (recharts) through the DOM, which CSP allows.
+    'style-src': [self],
+    // data: is the profile page's avatar preview, blob: the generators' photo previews.
+    'img-src': [self, 'data:', 'blob:'],
+    'media-src': [self, 'blob:'],
+    'font-src': [self],
+    'connect-src': [self],
+    'frame-src': ["'none'"],
+    'object-src': ["'none'"],
+    'base-uri': [self],
+    'frame-ancestors': ["'none'"],
+    // The Google sign-in link leaves through a redirect; listed so a future form post may too.
+    'form-action': [self, new URL(env.GOOGLE_AUTHORIZATION_URL).origin],
+    ...(isHttps(env) ? { 'upgrade-insecure-requests': [] } : {}),
+    ...reportingDirectives(env),
+  }
+}
+
+/** Everything but pages: nothing may load, run or frame the answer. */
+export function resourceDirectives(env: PolicyEnv): Directives {
+  return { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"], ...reportingDirectives(env) }
+}
+
+export const isHttps = (env: Pick<Env, 'PUBLIC_URL'>) => Boolean(env.PUBLIC_URL?.startsWith('https:'))
+
+/**
+ * Chromium honours `report-to` (the Reporting API, batched) only on https and then ignores
+ * `report-uri`; on http it would send nothing at all. So `report-to` is named on https only;
+ * `report-uri` is for the other browsers and for http (local runs, the e2e tests).
+ */
+function reportingDirectives(env: PolicyEnv): Directives {
+  return {
+    'report-uri': [CSP_REPORT_PATH],
+    ...(isHttps(env) ? { 'report-to': [CSP_REPORT_GROUP] } : {}),
+  }
+}

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto'
+import type { ServerResponse } from 'node:http'
+import type { RequestHandler } from 'express'
+import helmet, { contentSecurityPolicy } from 'helmet'
+import onHeaders from 'on-headers'
+import {
+  CSP_REPORT_GROUP,
+  CSP_REPORT_PATH,
+  documentDirectives,
+  isHttps,
+  resourceDirectives,
+} from './content-security-policy.ts'
+import type { Env } from '#platform/env.server.ts'
+
+// What the site never uses, switched off for it and for anything it might ever frame.
+const PERMISSIONS_POLICY = [
+  'accelerometer',
+  'bluetooth',
+  'browsing-topics',
+  'camera',
+  'display-capture',
+  'geolocation',
+  'gyroscope',
+  'hid',
+  'magnetometer',
+  'microphone',
+  'midi',
+  'payment',
+  'serial',
+  'usb',
+]
+  .map((feature) => `${feature}=()`)
+  .join(', ')
+
+/** This request's CSP nonce (base64 of 16 random bytes), for Remix's load context (server/app.ts). */
+export const cspNonceOf = (res: ServerResponse & { locals?: { cspNonce?: string } }) => res.locals?.cspNonce ?? ''
+
+const noop = () => {}
+
+/**
+ * The headers every answer carries (decision 0020), set with helmet: nosniff, no framing,
+ * strict-origin-when-cross-origin referrers, a same-origin opener, HSTS when PUBLIC_URL is https;
+ * and a Permissions-Policy. The Content-Security-Policy is chosen as the answer's headers are
+ * written, from its Content-Type: an HTML page gets the policy with this request's nonce and is
+ * never stored by a cache (a stored nonce could be replayed); anything else gets a policy that
+ * allows nothing. CSP_REPORT_ONLY=on sends the same policies as report-only.
+ */
+export function securityHeaders(env: Env): RequestHandler[] {
+  const reportOnly = env.CSP_REPORT_ONLY === 'on'
+  const documentPolicy = contentSecurityPolicy({
+    useDefaults: false,
+    reportOnly,
+    directives: documentDirectives(env, (_req, res) => `'nonce-${cspNonceOf(res)}'`),
+  })
+  const resourcePolicy = contentSecurityPolicy({ useDefaults: false, reportOnly, directives: resourceDirectives(env) })
+  return [
+    helmet({
+      contentSecurityPolicy: false,
+      strictTransportSecurity: isHttps(env) ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true } : false,
+      xFrameOptions: { action: 'deny' },
+      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+      crossOriginOpenerPolicy: { policy: 'same-origin' },
+    }),
+    (req, res, next) => {
+      res.setHeader('Permissions-Policy', PERMISSIONS_POLICY)
+      if (isHttps(env)) res.setHeader('Reporting-Endpoints', `${CSP_REPORT_GROUP}="${CSP_REPORT_PATH}"`)
+      res.locals.cspNonce = randomBytes(16).toString('base64')
+      onHeaders(res, () => {
+        // A route's own Referrer-Policy (auth.callback's no-referrer) replaces the default, not joins it.
+        const referrerPolicy = res.getHeader('Referrer-Policy')
+        if (Array.isArray(referrerPolicy)) res.setHeader('Referrer-Policy', referrerPolicy.at(-1) ?? '')
+        if (/^text\/html\b/i.test(String(res.getHeader('Content-Type') ?? ''))) {
+          res.setHeader('Cache-Control', 'no-store')
+          documentPolicy(req, res, noop)
+        } else {
+          resourcePolicy(req, res, noop)
+        }
+      })
+      next()
+    },
+  ]
+}

@@ -1,0 +1,24 @@
+import { parseEnv } from '#platform/env.server.ts'
+import { parseWorkerEnv } from '#worker/env.ts'
+
+const base = { DATA_DIR: 'tests/.tmp/data' }
+const remoteProviders = { ...base, IMAGE_PROVIDER: 'openai', VIDEO_PROVIDER: 'veo' }
+
+test('the shared variables need no provider key: the web names the providers, the worker calls them', () => {
+  const env = parseEnv(remoteProviders)
+  expect(env).toMatchObject({ IMAGE_PROVIDER: 'openai', VIDEO_PROVIDER: 'veo', IMAGE_CONCURRENCY: 16 })
+  expect(env).not.toHaveProperty('OPENAI_API_KEY')
+  expect(env).not.toHaveProperty('WORKER_CONCURRENCY')
+})
+
+test('the worker validates its own variables on top of the shared ones', () => {
+  expect(() => parseWorkerEnv(remoteProviders)).toThrow(/OPENAI_API_KEY[\s\S]*GEMINI_API_KEY/)
+  expect(() => parseWorkerEnv({ ...base, PORT: 'eighty' })).toThrow(/PORT/)
+  const env = parseWorkerEnv({ ...remoteProviders, OPENAI_API_KEY: 'k', GEMINI_API_KEY: 'g' })
+  expect(env).toMatchObject({
+    OPENAI_API_KEY: 'k',
+    WORKER_CONCURRENCY: 2,
+    TASK_STALL_MS: 60_000,
+    IMAGE_CONCURRENCY: 16,
+  })
+})

@@ -1,0 +1,78 @@
+import { z } from 'zod'
+import {
+  type Completed,
+  checkSharedRules,
+  emptyToUndefined,
+  optionalString,
+  parseWith,
+  positiveInt,
+  sharedFields,
+} from '#platform/env.server.ts'
+
+/**
+ * The worker's own variables on top of the shared ones (platform/env.server.ts): its lanes, the
+ * providers with their keys, the chain APIs. Only the worker (and the scripts that check its
+ * providers or start it) validates them; README documents each one.
+ */
+const workerFields = sharedFields.extend({
+  // The email and maintenance lane; generation runs in lanes of its own (IMAGE_/VIDEO_CONCURRENCY).
+  WORKER_CONCURRENCY: positiveInt(2),
+  // Requests per minute to the image / video provider, shared by every worker; unset = no limit.
+  IMAGE_PROVIDER_RPM: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional()),
+  VIDEO_PROVIDER_RPM: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional()),
+  // A task that waited this long in total for room at its provider fails and is refunded.
+  TASK_MAX_WAIT_MS: positiveInt(15 * 60_000),
+  WORKER_SHUTDOWN_GRACE_MS: positiveInt(30_000),
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9092),
+
+  INSTANT_PROVIDER_DELAY_MS: z.coerce.number().int().min(0).default(0),
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: z.string().url().default('https://api.openai.com/v1'),
+  OPENAI_IMAGE_MODEL: z.string().default('gpt-image-2'),
+  GEMINI_API_KEY: optionalString,
+  GEMINI_BASE_URL: z.string().url().default('https://generativelanguage.googleapis.com'),
+  GEMINI_IMAGE_MODEL: z.string().default('gemini-3.1-flash-image'),
+  VEO_MODEL: z.string().default('veo-3.1-generate-preview'),
+  VEO_FAST_MODEL: z.string().default('veo-3.1-fast-generate-preview'),
+  VEO_POLL_INTERVAL_MS: positiveInt(10_000),
+  // One image call; image edits take 20-120 s and up to a few minutes under load.
+  PROVIDER_TIMEOUT_MS: positiveInt(300_000),
+  FFMPEG_PATH: optionalString,
+  // A running generation task beats every TASK_HEARTBEAT_MS; silent for TASK_STALL_MS, it is recovered.
+  TASK_HEARTBEAT_MS: positiveInt(5_000),
+  TASK_STALL_MS: positiveInt(60_000),
+
+  TRONGRID_API_URL: z.string().url().default('https://api.trongrid.io'),
+  TRONGRID_API_KEY: optionalString,
+  ETHERSCAN_API_URL: z.string().url().default('https://api.etherscan.io/v2/api'),
+  ETHERSCAN_API_KEY: optionalString,
+  CHAIN_API_TIMEOUT_MS: positiveInt(10_000),
+})
+
+const schema = workerFields.superRefine((value, ctx) => {
+  checkSharedRules(value, ctx)
+  if (value.NODE_ENV === 'production' && value.IMAGE_PROVIDER === 'instant') {
+    ctx.addIssue({ code: 'custom', path: ['IMAGE_PROVIDER'], message: 'instant is for tests and benchmarks only' })
+  }
+  if (value.IMAGE_PROVIDER === 'openai' && !value.OPENAI_API_KEY) {
+    ctx.addIssue({ code: 'custom', path: ['OPENAI_API_KEY'], message: 'is required when IMAGE_PROVIDER=openai' })
+  }
+  const needsGemini = value.IMAGE_PROVIDER === 'gemini' || value.VIDEO_PROVIDER === 'veo'
+  if (needsGemini && !value.GEMINI_API_KEY) {
+    ctx.addIssue({ code: 'custom', path: ['GEMINI_API_KEY'], message: 'is required for the gemini and veo providers' })
+  }
+})
+
+export type WorkerEnv = Completed<z.infer<typeof workerFields>>
+
+export function parseWorkerEnv(source: Record<string, string | undefined> = process.env): WorkerEnv {
+  return parseWith(schema, source)
+}
+
+let cached: WorkerEnv | undefined
+
+/** The worker's validated environment, parsed on first use. */
+export function getWorkerEnv(): WorkerEnv {
+  cached ??= parseWorkerEnv()
+  return cached
+}
