@@ -91,7 +91,7 @@ async function load({ url, pid }: Target, token: string): Promise<Load> {
 }
 
 /** User plus system CPU time of a process, from /proc (in clock ticks of 10 ms). */
-function cpuSeconds(pid: number) {
+export function cpuSeconds(pid: number) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
@@ -399,7 +399,7 @@ async function tenMegabytePhoto() {
 }
 
 /** Resident memory of a process, from /proc (Linux): now, and the peak so far. */
-function memoryOf(pid: number) {
+export function memoryOf(pid: number) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   const kilobytes = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN)
   return { rss: kilobytes('VmRSS') / 1024, peak: kilobytes('VmHWM') / 1024 }

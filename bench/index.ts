@@ -7,6 +7,7 @@ import { benchAnalytics } from './analytics.ts'
 import { benchAnalyticsRollups } from './analytics-rollups.ts'
 import { benchQueue, benchTaskReadMetrics, benchTaskReads, benchUploadMemory } from './generation.ts'
 import { benchForgotPassword } from './forgot-password.ts'
+import { benchLiveUpdates } from './live-updates.ts'
 import { scratchDatabase } from './lib.ts'
 import { benchOutage } from './outage.ts'
 import { benchPages } from './pages.ts'
@@ -24,6 +25,7 @@ const benches: Array<[string, Bench]> = [
   ['pages', benchPages],
   ['provider-bound', benchProviderBound],
   ['forgot-password', benchForgotPassword],
+  ['live-updates', benchLiveUpdates],
   ['outage', benchOutage],
 ]
 

@@ -27,6 +27,8 @@ export interface UsersTable {
   is_banned: Generated<boolean>
   created_at: CreatedAt
   last_login_at: Timestamp | null
+  /** Emails when long work ends (migration 0023); off by the profile switch or the unsubscribe link. */
+  task_emails: Generated<boolean>
 }
 
 export interface SessionsTable {
@@ -95,6 +97,11 @@ export interface GenerationTasksTable {
   provider_operation: string | null
   /** Image calls of this task that timed out (migration 0013). */
   timed_out_calls: Generated<number>
+  /** Bumped (from one sequence) by a trigger on every change the user sees: the live stream's event id (migration 0023). */
+  update_seq: Generated<number>
+  updated_at: Generated<Timestamp>
+  /** When the end-of-work email was queued: at most once a task (migration 0023). */
+  end_email_queued_at: Timestamp | null
 }
 
 export interface PaymentProofsTable {

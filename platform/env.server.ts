@@ -83,6 +83,10 @@ export const sharedFields = z.object({
   ETHEREUM_CONFIRMATIONS: positiveInt(12),
   SURPRISE_URL: optionalUrl,
   SOCIAL_LINKS: z.string().default(''),
+  // Live task updates (Server-Sent Events): a comment this often keeps proxies (Fly: 60 s idle) open.
+  LIVE_UPDATES_HEARTBEAT_MS: positiveInt(15_000),
+  LIVE_UPDATES_MAX_STREAMS_PER_USER: positiveInt(6),
+  LIVE_UPDATES_MAX_STREAM_AGE_MS: positiveInt(600_000),
 })
 
 type SharedVariables = z.infer<typeof sharedFields>

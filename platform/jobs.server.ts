@@ -6,10 +6,12 @@ import { currentRequestContext } from './request-context.server.ts'
 export interface JobPayloads {
   cleanup_sessions: Record<string, never>
   cleanup_auth_records: Record<string, never>
-  send_email: { to: string; subject: string; text: string; html?: string }
+  send_email: { to: string; subject: string; text: string; html?: string; headers?: Record<string, string> }
   send_password_reset: { email: string }
   generate_image: { taskId: string }
   generate_video: { taskId: string }
+  /** Queued by the generation_tasks trigger when long work ends (migration 0023). */
+  send_task_end_email: { taskId: string }
   expire_media: Record<string, never>
   recover_stalled_tasks: Record<string, never>
   rollup_analytics: Record<string, never>

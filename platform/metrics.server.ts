@@ -59,6 +59,21 @@ function createMetrics() {
       labelNames: ['provider', 'status'] as const,
       registers,
     }),
+    liveUpdateStreams: new Gauge({
+      name: 'pawtrait_live_update_streams',
+      help: 'Live task update streams (Server-Sent Events) open on this web process',
+      registers,
+    }),
+    liveUpdateEvents: new Counter({
+      name: 'pawtrait_live_update_events_total',
+      help: 'Task changes written to live update streams',
+      registers,
+    }),
+    liveUpdateReconnects: new Counter({
+      name: 'pawtrait_live_update_listener_reconnects_total',
+      help: 'Reconnections of the web process LISTEN connection for task changes',
+      registers,
+    }),
     databaseUnreachable: new Gauge({
       name: 'pawtrait_database_unreachable',
       help: '1 while this process cannot reach PostgreSQL (an outage, platform/database-outage.server.ts), else 0',

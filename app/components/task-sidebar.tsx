@@ -1,9 +1,12 @@
 import { useRevalidator } from '@remix-run/react'
 import { useCallback, useEffect, useRef, useState } from 'react'
+import { useDoneNotifications } from '#app/hooks/use-done-notifications.ts'
 import { useRootData } from '#app/hooks/use-root-data.ts'
+import { useTaskStream } from '#app/hooks/use-task-stream.ts'
 import {
   downloadName,
   downloadUrl,
+  endedTasks,
   isActive,
   mergeTasks,
   POLL_INTERVAL_MS,
@@ -21,8 +24,9 @@ import {
 
 /**
  * Today's Tasks: a floating button (with a dot while a task is active) and a left sidebar listing
- * the tasks submitted today. Active tasks are polled every 2 s, and only while there are some;
- * when one finishes, the root loader is revalidated 0.5 s later so the credits shown are current.
+ * the tasks submitted today. Changes arrive over the live stream; while it is not up, active tasks
+ * are polled every 2 s, and only while there are some. When one finishes, the root loader is
+ * revalidated 0.5 s later so the credits shown are current.
  */
 export function TaskSidebar() {
   const userId = useRootData()?.user?.id
@@ -65,14 +69,36 @@ export function TaskSidebar() {
 
   const active = tasks.filter(isActive)
   const activeKey = active.map((task) => `${task.type}:${task.id}`).join(',')
-  // The poller reads the latest of these without restarting its timer.
-  const latest = useRef({ active, revalidate: revalidator.revalidate })
+  const notifications = useDoneNotifications()
+  // The poller and the stream read the latest of these without restarting.
+  const latest = useRef({ tasks, active, revalidate: revalidator.revalidate, notifyEnded: notifications.notifyEnded })
   useEffect(() => {
-    latest.current = { active, revalidate: revalidator.revalidate }
+    latest.current = { tasks, active, revalidate: revalidator.revalidate, notifyEnded: notifications.notifyEnded }
   })
 
+  /** Newer states of tasks, from the stream or a poll: shown, passed on to the page, and announced. */
+  const applyFresh = useCallback(
+    (fresh: ClientTask[]) => {
+      const ended = endedTasks(latest.current.tasks, fresh)
+      // Seen at once, before React renders again: the same change arriving twice ends a task once.
+      latest.current.tasks = mergeTasks(latest.current.tasks, fresh)
+      merge(fresh)
+      for (const task of fresh) window.dispatchEvent(new CustomEvent(TASK_UPDATED_EVENT, { detail: task }))
+      if (ended.length > 0) {
+        latest.current.notifyEnded(ended)
+        setTimeout(() => latest.current.revalidate(), USER_REFRESH_DELAY_MS) // the credits shown (a refund)
+      }
+    },
+    [merge],
+  )
+
+  const live = useTaskStream(
+    userId,
+    useCallback((task: ClientTask) => applyFresh([task]), [applyFresh]),
+  )
+
   useEffect(() => {
-    if (!activeKey) return
+    if (!activeKey || live) return
     let polling = false
     const poll = async () => {
       if (polling) return
@@ -83,18 +109,14 @@ export function TaskSidebar() {
         const fresh = answers.filter((task): task is ClientTask => task !== null && task !== 'gone')
         const gone = polled.filter((_, index) => answers[index] === 'gone').map((task) => task.id)
         if (gone.length > 0) setTasks((current) => current.filter((task) => !gone.includes(task.id)))
-        merge(fresh)
-        for (const task of fresh) window.dispatchEvent(new CustomEvent(TASK_UPDATED_EVENT, { detail: task }))
-        if (fresh.some((task) => !isActive(task))) {
-          setTimeout(() => latest.current.revalidate(), USER_REFRESH_DELAY_MS)
-        }
+        applyFresh(fresh)
       } finally {
         polling = false
       }
     }
     const timer = setInterval(poll, POLL_INTERVAL_MS)
     return () => clearInterval(timer)
-  }, [activeKey, merge])
+  }, [activeKey, live, applyFresh])
 
   if (!userId) return null
   return (
@@ -112,6 +134,16 @@ export function TaskSidebar() {
       <aside id="task-sidebar" className="task-sidebar" data-open={open} aria-label="Today's Tasks" hidden={!open}>
         <header className="task-sidebar-header">
           <h2>Today&apos;s Tasks</h2>
+          {notifications.supported ? (
+            <button
+              type="button"
+              className="task-notify"
+              aria-pressed={notifications.enabled}
+              onClick={notifications.enabled ? notifications.disable : () => void notifications.enable()}
+            >
+              {notifications.enabled ? '🔔 Notifying when done' : '🔕 Notify me when done'}
+            </button>
+          ) : null}
           <button type="button" className="task-sidebar-close" aria-label="Close" onClick={() => setOpen(false)}>
             ×
           </button>

@@ -5,6 +5,7 @@ import { FieldError, FormError, TextField } from '#app/components/text-field.tsx
 import { updateProfile } from '#app/features/accounts/account.server.ts'
 import { updateAvatar } from '#app/features/accounts/avatar.server.ts'
 import { toPublicUser } from '#app/features/accounts/user.server.ts'
+import { setTaskEmails } from '#app/features/accounts/task-email-preference.server.ts'
 import type { User } from '#platform/db-schema.ts'
 import { parseAccountForm, profileSchema } from '#app/features/accounts/account-schemas.ts'
 import type { AccountActionData } from '#app/features/accounts/account-form.server.ts'
@@ -26,14 +27,23 @@ export const meta = () => seo({ title: 'Profile', description: 'Your Pawtrait pr
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request)
-  return json({ user: toPublicUser(user), hasPassword: user.password_hash !== null })
+  return json({ user: toPublicUser(user), hasPassword: user.password_hash !== null, taskEmails: user.task_emails })
 }
 
-/** Two forms post here: the avatar upload (multipart) and the profile fields. */
+/** Three forms post here: the avatar upload (multipart), the profile fields and the email switch. */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
   const multipart = request.headers.get('content-type')?.startsWith('multipart/form-data')
-  return multipart ? changeAvatar(request, user) : changeProfile(request, user)
+  if (multipart) return changeAvatar(request, user)
+  const form = await readForm(request)
+  return form.has('taskEmails') ? changeTaskEmails(form, user) : changeProfile(request, form, user)
+}
+
+async function changeTaskEmails(form: FormData, user: User) {
+  const on = form.get('taskEmails') === 'on'
+  await setTaskEmails(getDb(), user.id, on)
+  const message = on ? 'You will get an email when long work ends' : 'No more emails when long work ends'
+  return json<AccountActionData>({ result: { status: 'success' }, message, form: 'task-emails' })
 }
 
 async function changeAvatar(request: Request, user: User) {
@@ -51,8 +61,8 @@ async function changeAvatar(request: Request, user: User) {
   })
 }
 
-async function changeProfile(request: Request, user: User) {
-  const submission = parseAccountForm(await readForm(request), profileSchema)
+async function changeProfile(request: Request, form: FormData, user: User) {
+  const submission = parseAccountForm(form, profileSchema)
   if (submission.status !== 'success') return json<AccountActionData>({ result: submission.reply() }, { status: 400 })
   try {
     await updateProfile(getDb(), user, submission.value, await getRequestToken(request), getClientAddress(request))
@@ -64,12 +74,12 @@ async function changeProfile(request: Request, user: User) {
 }
 
 export default function Profile() {
-  const { user, hasPassword } = useLoaderData<typeof loader>()
+  const { user, hasPassword, taskEmails } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const busy = navigation.state === 'submitting'
   const avatarAnswer = actionData?.form === 'avatar' ? actionData : undefined
-  const profileAnswer = actionData?.form === 'avatar' ? undefined : actionData
+  const profileAnswer = actionData?.form === 'avatar' || actionData?.form === 'task-emails' ? undefined : actionData
   const success = useExpiring(actionData?.message ? actionData : null)
   const [form, fields] = useForm({
     id: 'profile',
@@ -128,6 +138,22 @@ export default function Profile() {
         ) : null}
         <button type="submit" className="button wide" disabled={busy}>
           Save changes
+        </button>
+      </Form>
+
+      <Form method="post" className="task-emails-form">
+        <span id="task-emails-label">Email me when a video, or an image that took long, is done</span>
+        <button
+          type="submit"
+          name="taskEmails"
+          value={taskEmails ? 'off' : 'on'}
+          role="switch"
+          aria-checked={taskEmails}
+          aria-labelledby="task-emails-label"
+          className="button secondary"
+          disabled={busy}
+        >
+          {taskEmails ? 'On' : 'Off'}
         </button>
       </Form>
     </section>

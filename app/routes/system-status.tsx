@@ -2,6 +2,7 @@ import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } 
 import { Link, useLoaderData, useRevalidator } from '@remix-run/react'
 import { type ReactNode, useEffect } from 'react'
 import { systemStatus } from '#app/features/operations/system-status.server.ts'
+import { getTaskStreams } from '#app/features/live-updates/live-updates.server.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import stylesheet from '#app/styles/system-status.css'
@@ -15,7 +16,8 @@ const REFRESH_MS = 10_000
 /** Super administrators only: guests go to /login and other roles to / (the permissions table). */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePermission(request, 'viewSystemStatus')
-  return json(await systemStatus(getDb()), { headers: { 'Cache-Control': 'no-store' } })
+  const status = { ...(await systemStatus(getDb())), liveUpdates: getTaskStreams().status() }
+  return json(status, { headers: { 'Cache-Control': 'no-store' } })
 }
 
 /** Server-rendered, so it works without JavaScript; with it, the figures refresh every 10 s. */
@@ -137,9 +139,19 @@ export default function SystemStatusPage() {
         </dd>
         <dt>Build</dt>
         <dd>{status.version}</dd>
+        <dt>Live updates (this web machine)</dt>
+        <dd>
+          {status.liveUpdates.streams} open streams · {liveListenerText[status.liveUpdates.listener]}
+        </dd>
       </dl>
     </section>
   )
+}
+
+const liveListenerText = {
+  idle: 'not listening yet (no stream opened)',
+  listening: 'hearing task changes',
+  reconnecting: 'reconnecting to the database; pages poll meanwhile',
 }
 
 function StatusTable({ columns, children }: { columns: string[]; children: ReactNode }) {

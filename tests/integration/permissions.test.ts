@@ -145,6 +145,7 @@ const routes: RouteCase[] = [
     path: '/api/userManagement/users',
     calls: ['GET', 'POST'],
   },
+  { file: 'api.tasks.events.ts', guard: 'signed-in', path: '/api/tasks/events', calls: ['GET'] },
   { file: 'auth.callback.tsx', guard: 'public' },
   { file: 'contact.tsx', guard: 'public' },
   { file: 'credit-history.tsx', guard: 'signed-in', path: '/credit-history', calls: ['GET'] },
@@ -166,6 +167,7 @@ const routes: RouteCase[] = [
   { file: 'robots[.]txt.ts', guard: 'public' },
   { file: 'sitemap[.]xml.ts', guard: 'public' },
   { file: 'system-status.tsx', guard: 'viewSystemStatus', path: '/system-status', calls: ['GET'] },
+  { file: 'unsubscribe.tsx', guard: 'public' },
   { file: 'update-case.tsx', guard: 'manageGallery', path: '/update-case', calls: ['GET', 'POST'] },
   { file: 'user-management.tsx', guard: 'manageUsers', path: '/user-management', calls: ['GET', 'POST'] },
 ]

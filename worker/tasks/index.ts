@@ -9,6 +9,7 @@ import { generateVideo } from './generate-video.ts'
 import { recoverStalled } from './recover-stalled-tasks.ts'
 import { rollupAnalytics } from './rollup-analytics.ts'
 import { sendEmail } from './send-email.ts'
+import { sendTaskEndEmail } from './send-task-end-email.ts'
 import { verifyPayment } from './verify-payment.ts'
 import { sendPasswordReset } from './send-password-reset.ts'
 
@@ -17,6 +18,7 @@ export const taskList: Partial<Record<JobName, TaskList[string]>> = withRequestI
   cleanup_sessions: cleanupSessions,
   cleanup_auth_records: cleanupAuthRecords,
   send_email: sendEmail,
+  send_task_end_email: sendTaskEndEmail,
   send_password_reset: sendPasswordReset,
   generate_image: generateImage,
   generate_video: generateVideo,

@@ -7,6 +7,7 @@ const payloadSchema = z.object({
   subject: z.string().min(1),
   text: z.string(),
   html: z.string().optional(),
+  headers: z.record(z.string()).optional(),
 })
 
 /** Delivers one queued email (SMTP, or the local outbox); a failure is retried by graphile-worker. */

@@ -22,6 +22,14 @@ export const MEDIA_RETENTION_DAYS = 10
 
 export const isActive = (task: Pick<ClientTask, 'status'>) => task.status === 'queued' || task.status === 'processing'
 
+/** The fresh states of tasks that were unfinished in `before` and have ended now. */
+export function endedTasks(before: ClientTask[], fresh: ClientTask[]) {
+  return fresh.filter((task) => {
+    const previous = before.find((candidate) => candidate.id === task.id)
+    return previous !== undefined && isActive(previous) && !isActive(task)
+  })
+}
+
 export function taskStatusText(task: Pick<ClientTask, 'status' | 'type' | 'queuePosition' | 'totalInQueue'>) {
   switch (task.status) {
     case 'queued':

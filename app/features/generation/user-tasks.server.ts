@@ -21,7 +21,7 @@ const descriptions: Record<TaskKind, Record<GenerationTask['source'], string>> =
 }
 
 /** The columns of a task plus where it stands in the shared queue. */
-function selectTasksWithQueue(db: DB) {
+export function selectTasksWithQueue(db: DB) {
   return db
     .selectFrom('generation_tasks as t')
     .selectAll('t')
@@ -35,7 +35,7 @@ function selectTasksWithQueue(db: DB) {
     ])
 }
 
-type TaskWithQueue = GenerationTask & { queue_position: number; total_in_queue: number; running_tasks: number }
+export type TaskWithQueue = GenerationTask & { queue_position: number; total_in_queue: number; running_tasks: number }
 
 /** A task as the task API and the sidebar answer it (spec section 3, Task). */
 export function toTaskView(task: TaskWithQueue, maxConcurrentTasks: number): TaskView {

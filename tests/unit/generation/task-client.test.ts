@@ -1,6 +1,7 @@
 import { creditHistoryError } from '#app/features/credits/credit-history-errors.ts'
 import {
   downloadName,
+  endedTasks,
   mergeTasks,
   readSavedTasks,
   saveTasks,
@@ -84,4 +85,20 @@ test('credit history failures read as the spec says', () => {
   expect(creditHistoryError({ status: 404 }).message).toBe('Service unavailable')
   expect(creditHistoryError({ status: 500, message: 'Database down' }).message).toBe('Database down')
   expect(creditHistoryError({ status: 502 }).message).toBe('Request failed with status 502')
+})
+
+test('ended tasks: those unfinished before and finished now, not ones already finished or still running', () => {
+  const before = [
+    task('a', at(10), { status: 'processing' }),
+    task('b', at(10), { status: 'queued' }),
+    task('c', at(10), { status: 'completed' }),
+  ]
+  const fresh = [
+    task('a', at(10), { status: 'completed' }),
+    task('b', at(10), { status: 'processing' }),
+    task('c', at(10), { status: 'completed' }),
+    task('d', at(10), { status: 'failed' }),
+  ]
+  expect(endedTasks(before, fresh).map((ended) => ended.id)).toEqual(['a'])
+  expect(endedTasks(before, [task('b', at(10), { status: 'failed' })]).map((ended) => ended.id)).toEqual(['b'])
 })

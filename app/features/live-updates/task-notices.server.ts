@@ -1,0 +1,94 @@
+import pg from 'pg'
+import { z } from 'zod'
+import type { AppLogger } from '#platform/logger.server.ts'
+
+/** The channel the generation_tasks trigger notifies on (migration 2026-11-25-0023). */
+export const TASK_UPDATES_CHANNEL = 'task_updates'
+
+/** One committed change of a task: whose, which, its change number, and whether the shared queue moved. */
+export interface TaskNotice {
+  taskId: string
+  userId: string
+  seq: number
+  queueChanged: boolean
+}
+
+const noticeSchema = z.object({ t: z.string(), u: z.string(), s: z.number(), q: z.boolean() })
+
+export function parseTaskNotice(payload: string | undefined): TaskNotice | null {
+  try {
+    const notice = noticeSchema.parse(JSON.parse(payload ?? ''))
+    return { taskId: notice.t, userId: notice.u, seq: notice.s, queueChanged: notice.q }
+  } catch {
+    return null
+  }
+}
+
+interface ListenOptions {
+  connectionString: string
+  onNotice: (notice: TaskNotice) => void
+  /** Called after every (re)connection: notices sent while it was down are lost, so callers catch up. */
+  onConnected: () => void
+  onReconnect?: () => void
+  logger: Pick<AppLogger, 'info' | 'warn'>
+  minDelayMs?: number
+  maxDelayMs?: number
+}
+
+/**
+ * One dedicated connection that LISTENs for task changes. A lost connection (database restart,
+ * network) is retried with a doubling delay up to `maxDelayMs`; no error ever escapes, so the web
+ * process keeps serving while the database is away. It needs a session connection (not a
+ * transaction-mode pooler).
+ */
+export function listenForTaskNotices(options: ListenOptions) {
+  const { minDelayMs = 250, maxDelayMs = 15_000, logger } = options
+  let delayMs = minDelayMs
+  let client: pg.Client | null = null
+  let timer: NodeJS.Timeout | undefined
+  let listening = false
+
+  const retry = (reason: string) => {
+    listening = false
+    if (timer) return
+    logger.warn({ reason, delayMs }, 'live updates: task listener lost its connection; retrying')
+    client?.removeAllListeners()
+    client?.on('error', () => {})
+    client?.end().catch(() => {})
+    client = null
+    timer = setTimeout(() => {
+      timer = undefined
+      options.onReconnect?.()
+      void connect()
+    }, delayMs)
+    delayMs = Math.min(delayMs * 2, maxDelayMs)
+  }
+
+  const connect = async () => {
+    const next = new pg.Client({ connectionString: options.connectionString, connectionTimeoutMillis: 5_000 })
+    client = next
+    next.on('error', (error) => retry(error.message))
+    next.on('end', () => retry('connection ended'))
+    next.on('notification', (message) => {
+      const notice = parseTaskNotice(message.payload)
+      if (notice) options.onNotice(notice)
+    })
+    try {
+      await next.connect()
+      await next.query(`LISTEN ${TASK_UPDATES_CHANNEL}`)
+    } catch (error) {
+      if (client === next) retry(error instanceof Error ? error.message : String(error))
+      return
+    }
+    if (client !== next) return
+    delayMs = minDelayMs
+    listening = true
+    logger.info('live updates: listening for task changes')
+    options.onConnected()
+  }
+
+  void connect()
+  return {
+    isListening: () => listening,
+  }
+}

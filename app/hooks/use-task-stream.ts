@@ -1,0 +1,58 @@
+import { useEffect, useRef, useState } from 'react'
+import type { ClientTask } from '#app/features/generation/task-client.ts'
+
+/** The live stream of the signed-in user's task changes (app/routes/api.tasks.events.ts). */
+export const TASK_STREAM_URL = '/api/tasks/events'
+
+/** After the stream was refused (an error answer, e.g. 429), another try after this long, doubling up to a minute. */
+const REOPEN_MS = 5000
+const MAX_REOPEN_MS = 60_000
+
+/**
+ * Opens one EventSource for the tab and hands every task it receives to `onTask`. Answers whether
+ * the stream is up: while it is not (never opened, refused, or reconnecting after a drop), the
+ * caller polls instead. The browser reconnects by itself after a drop, sending Last-Event-ID; a
+ * refused stream is tried again later, at a random moment so that tabs do not come back together.
+ */
+export function useTaskStream(userId: string | undefined, onTask: (task: ClientTask) => void) {
+  const [live, setLive] = useState(false)
+  const latest = useRef(onTask)
+  useEffect(() => {
+    latest.current = onTask
+  })
+
+  useEffect(() => {
+    if (!userId || typeof EventSource === 'undefined') return
+    let source: EventSource
+    let reopen: ReturnType<typeof setTimeout> | undefined
+    let delayMs = REOPEN_MS
+    const open = () => {
+      source = new EventSource(TASK_STREAM_URL)
+      source.onopen = () => {
+        delayMs = REOPEN_MS
+        setLive(true)
+      }
+      source.onerror = () => {
+        setLive(false)
+        if (source.readyState !== EventSource.CLOSED) return
+        reopen = setTimeout(open, delayMs * (0.5 + Math.random()))
+        delayMs = Math.min(delayMs * 2, MAX_REOPEN_MS)
+      }
+      source.addEventListener('task', (event) => {
+        try {
+          latest.current(JSON.parse((event as MessageEvent<string>).data) as ClientTask)
+        } catch {
+          // a garbled event: the next one, or the polling, brings the task's state
+        }
+      })
+    }
+    open()
+    return () => {
+      clearTimeout(reopen)
+      source.close()
+      setLive(false)
+    }
+  }, [userId])
+
+  return live
+}
