@@ -8,6 +8,7 @@ import { benchAnalyticsRollups } from './analytics-rollups.ts'
 import { benchQueue, benchTaskReadMetrics, benchTaskReads, benchUploadMemory } from './generation.ts'
 import { benchForgotPassword } from './forgot-password.ts'
 import { scratchDatabase } from './lib.ts'
+import { benchLighthouse } from './lighthouse.ts'
 import { benchPages } from './pages.ts'
 import { benchProviderBound } from './providers.ts'
 
@@ -23,6 +24,7 @@ const benches: Array<[string, Bench]> = [
   ['pages', benchPages],
   ['provider-bound', benchProviderBound],
   ['forgot-password', benchForgotPassword],
+  ['lighthouse', benchLighthouse],
 ]
 
 async function main() {
