@@ -20,14 +20,14 @@ export function gallerySrcSet(image: Pick<TemplateJson, 'thumbnailUrl' | 'imageU
 interface GalleryCardProps {
   image: TemplateJson
   styleLabel: string
-  /** The first images load at once; the rest when scrolled near. */
-  eager: boolean
+  /** The first row's images load at once and first; the rest when scrolled near. */
+  firstRow: boolean
   useTemplateHref: string
   guest: boolean
   admin: boolean
 }
 
-export function GalleryCard({ image, styleLabel, eager, useTemplateHref, guest, admin }: GalleryCardProps) {
+export function GalleryCard({ image, styleLabel, firstRow, useTemplateHref, guest, admin }: GalleryCardProps) {
   return (
     <figure className="gallery-card">
       <img
@@ -37,8 +37,9 @@ export function GalleryCard({ image, styleLabel, eager, useTemplateHref, guest, 
         width={image.width}
         height={image.height}
         alt={image.name}
-        loading={eager ? 'eager' : 'lazy'}
-        decoding="async"
+        loading={firstRow ? 'eager' : 'lazy'}
+        fetchPriority={firstRow ? 'high' : undefined}
+        decoding={firstRow ? undefined : 'async'}
       />
       <figcaption>
         <span className="gallery-card-name">{image.name}</span>
