@@ -3,7 +3,9 @@ import { createReadableStreamFromReadable, type EntryContext } from '@remix-run/
 import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
+import { StylesheetSource } from '#app/components/site-stylesheets.tsx'
 import { recordPageView } from '#app/features/analytics/events.server.ts'
+import { readBuiltStylesheet } from '#app/utils/stylesheet-text.server.ts'
 
 const ABORT_DELAY_MS = 5_000
 
@@ -39,7 +41,9 @@ export default function handleRequest(
       pipe(body)
     }
     const { pipe, abort } = renderToPipeableStream(
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} />,
+      <StylesheetSource.Provider value={readBuiltStylesheet}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} />
+      </StylesheetSource.Provider>,
       {
         onShellReady: waitForAll ? undefined : respond,
         onAllReady: waitForAll ? respond : undefined,

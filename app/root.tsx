@@ -13,20 +13,15 @@ import {
 import type { ReactNode } from 'react'
 import { PageViewBeacon } from '#app/components/page-view-beacon.tsx'
 import { SiteHeader } from '#app/components/site-header.tsx'
+import { SiteStylesheets } from '#app/components/site-stylesheets.tsx'
 import { TaskSidebar } from '#app/components/task-sidebar.tsx'
 import { toPublicUser } from '#app/features/accounts/user.server.ts'
 import { getOptionalUser } from '#app/utils/auth.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { userPermissions } from '#app/utils/permissions.server.ts'
 import { seo } from '#app/utils/seo.ts'
-import stylesheet from '#app/styles/app.css'
-import taskSidebarStyles from '#app/styles/task-sidebar.css'
 
-export const links: LinksFunction = () => [
-  { rel: 'stylesheet', href: stylesheet },
-  { rel: 'stylesheet', href: taskSidebarStyles },
-  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
-]
+export const links: LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }]
 
 export const meta: MetaFunction = () =>
   seo({ title: 'AI pet portraits', description: 'Turn your pet photos into AI-generated portraits and videos.' })
@@ -49,6 +44,7 @@ function Document({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
+        <SiteStylesheets />
         <Links />
       </head>
       <body>

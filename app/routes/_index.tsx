@@ -1,10 +1,7 @@
-import type { ActionFunctionArgs, LinksFunction, MetaFunction } from '@remix-run/node'
+import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
 import { GalleryErrorBoundary, GalleryPage, shouldRevalidateGallery } from '#app/components/gallery/gallery-page.tsx'
 import { galleryAction, loadGallery } from '#app/features/gallery/gallery-page.server.ts'
 import { seo } from '#app/utils/seo.ts'
-import galleryStyles from '#app/styles/gallery.css'
-
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: galleryStyles }]
 
 export const meta: MetaFunction = () =>
   seo({

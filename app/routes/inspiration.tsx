@@ -1,12 +1,9 @@
-import type { ActionFunctionArgs, LinksFunction, MetaFunction } from '@remix-run/node'
+import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
 import { GalleryErrorBoundary, GalleryPage, shouldRevalidateGallery } from '#app/components/gallery/gallery-page.tsx'
 import { galleryAction, loadGallery } from '#app/features/gallery/gallery-page.server.ts'
 import { seo } from '#app/utils/seo.ts'
-import galleryStyles from '#app/styles/gallery.css'
 
 /** The same screen as /, under its own title. */
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: galleryStyles }]
-
 export const meta: MetaFunction = () =>
   seo({
     title: 'Inspiration gallery',

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm 
 import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { json } from '@remix-run/node'
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import type { z } from 'zod'
 import { AccessDenied } from '#app/components/access-denied.tsx'
@@ -18,9 +18,6 @@ import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.s
 import { readMultipartForm } from '#app/utils/multipart.server.ts'
 import { seo } from '#app/utils/seo.ts'
 import { getStorage } from '#app/utils/storage.server.ts'
-import galleryStyles from '#app/styles/gallery.css'
-
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: galleryStyles }]
 
 export const meta: MetaFunction = () =>
   seo({ title: 'Update Case', description: 'Upload gallery templates and create style categories.' })

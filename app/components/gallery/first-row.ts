@@ -1,21 +1,27 @@
-/** Column counts of the masonry in gallery.css (phone, tablet, desktop). */
-const COLUMN_COUNTS = [2, 3, 4]
+/** Column counts of the masonry in gallery.css: phone, then tablet and desktop. */
+const PHONE_COLUMNS = 2
+const WIDER_COLUMNS = [3, 4]
 /** A card's caption and buttons, in column widths (about 90 px under a 180-280 px image). */
 const CARD_CHROME = 0.4
 
+export type ImageLoading = 'high' | 'eager' | 'lazy'
+
 /**
- * The cards that open a column of the masonry at any of its widths: its first row, whose images
- * are on the first screen. The grid is CSS columns, which the browser balances, so the server
- * cannot know which card tops a column; this follows the browser's rule (the shortest height
- * into which the cards fit, in order and unbroken) with each card's known aspect ratio.
+ * How each card's image loads. The cards that open a column of the masonry (its first row, on the
+ * first screen) load at once: with fetchpriority=high on a phone's two columns, where bandwidth is
+ * scarce and fewer images should share it, and eagerly at the wider layouts' columns. The rest
+ * load lazily. The grid is CSS columns, which the browser balances, so the server cannot know which
+ * card tops a column; this follows the browser's rule (the shortest height into which the cards
+ * fit, in order and unbroken) with each card's known aspect ratio.
  */
-export function firstRowIndexes(images: ReadonlyArray<{ width: number; height: number }>): Set<number> {
+export function imageLoading(images: ReadonlyArray<{ width: number; height: number }>): ImageLoading[] {
   const heights = images.map((image) => image.height / image.width + CARD_CHROME)
-  const first = new Set<number>(images.length > 0 ? [0] : [])
-  for (const columns of COLUMN_COUNTS) {
-    for (const index of columnStarts(heights, columns)) first.add(index)
+  const loading = images.map((): ImageLoading => 'lazy')
+  for (const columns of WIDER_COLUMNS) {
+    for (const index of columnStarts(heights, columns)) loading[index] = 'eager'
   }
-  return first
+  for (const index of columnStarts(heights, PHONE_COLUMNS)) loading[index] = 'high'
+  return loading
 }
 
 function columnStarts(heights: number[], columns: number): number[] {

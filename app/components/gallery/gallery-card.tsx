@@ -1,5 +1,6 @@
 import { Form, Link } from '@remix-run/react'
 import { DISPLAY_WIDTH, type TemplateJson, THUMBNAIL_WIDTH } from '#app/features/gallery/gallery-shared.ts'
+import type { ImageLoading } from './first-row.ts'
 
 // Column widths of the masonry grid in gallery.css (4, 3 or 2 columns inside a 1200 px page).
 const GRID_SIZES =
@@ -20,14 +21,14 @@ export function gallerySrcSet(image: Pick<TemplateJson, 'thumbnailUrl' | 'imageU
 interface GalleryCardProps {
   image: TemplateJson
   styleLabel: string
-  /** The first row's images load at once and first; the rest when scrolled near. */
-  firstRow: boolean
+  /** See imageLoading: the first row's images load at once, the rest when scrolled near. */
+  loading: ImageLoading
   useTemplateHref: string
   guest: boolean
   admin: boolean
 }
 
-export function GalleryCard({ image, styleLabel, firstRow, useTemplateHref, guest, admin }: GalleryCardProps) {
+export function GalleryCard({ image, styleLabel, loading, useTemplateHref, guest, admin }: GalleryCardProps) {
   return (
     <figure className="gallery-card">
       <img
@@ -37,9 +38,9 @@ export function GalleryCard({ image, styleLabel, firstRow, useTemplateHref, gues
         width={image.width}
         height={image.height}
         alt={image.name}
-        loading={firstRow ? 'eager' : 'lazy'}
-        fetchPriority={firstRow ? 'high' : undefined}
-        decoding={firstRow ? undefined : 'async'}
+        loading={loading === 'lazy' ? 'lazy' : 'eager'}
+        fetchPriority={loading === 'high' ? 'high' : undefined}
+        decoding={loading === 'lazy' ? 'async' : undefined}
       />
       <figcaption>
         <span className="gallery-card-name">{image.name}</span>

@@ -12,7 +12,7 @@ import { AccessDenied } from '#app/components/access-denied.tsx'
 import type { galleryAction, loadGallery } from '#app/features/gallery/gallery-page.server.ts'
 import { ALL_STYLES } from '#app/features/gallery/gallery-shared.ts'
 import { useCan, useRootData } from '#app/hooks/use-root-data.ts'
-import { firstRowIndexes } from './first-row.ts'
+import { imageLoading } from './first-row.ts'
 import { GalleryCard } from './gallery-card.tsx'
 import { StyleFilter } from './style-filter.tsx'
 import { UseTemplateModal } from './use-template-modal.tsx'
@@ -39,7 +39,7 @@ export function GalleryPage() {
   const requested = params.get('style') ?? ALL_STYLES
   const selected = styles.some((style) => style.value === requested) ? requested : ALL_STYLES
   const shown = selected === ALL_STYLES ? images : images.filter((image) => image.parameters.style === selected)
-  const firstRow = firstRowIndexes(shown)
+  const loading = imageLoading(shown)
   const labels = new Map(styles.map((style) => [style.value, style.label]))
   const openTemplate = images.find((image) => image._id === params.get('template'))
 
@@ -82,7 +82,7 @@ export function GalleryPage() {
               key={image._id}
               image={image}
               styleLabel={labels.get(image.parameters.style) ?? image.parameters.style}
-              firstRow={firstRow.has(index)}
+              loading={loading[index]}
               useTemplateHref={templateHref(image._id)}
               guest={!root?.user}
               admin={can('manageGallery')}
