@@ -40,7 +40,7 @@ export function GalleryCard({ image, styleLabel, loading, useTemplateHref, guest
         alt={image.name}
         loading={loading === 'lazy' ? 'lazy' : 'eager'}
         fetchPriority={loading === 'high' ? 'high' : undefined}
-        decoding={loading === 'lazy' ? 'async' : undefined}
+        decoding="async"
       />
       <figcaption>
         <span className="gallery-card-name">{image.name}</span>
