@@ -1,5 +1,10 @@
-import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
-import { GalleryErrorBoundary, GalleryPage, shouldRevalidateGallery } from '#app/components/gallery/gallery-page.tsx'
+import type { ActionFunctionArgs, LinksFunction, MetaFunction } from '@remix-run/node'
+import {
+  GalleryErrorBoundary,
+  galleryLinks,
+  GalleryPage,
+  shouldRevalidateGallery,
+} from '#app/components/gallery/gallery-page.tsx'
 import { galleryAction, loadGallery } from '#app/features/gallery/gallery-page.server.ts'
 import { seo } from '#app/utils/seo.ts'
 
@@ -10,6 +15,7 @@ export const meta: MetaFunction = () =>
     keywords: 'AI pet portrait, pet photo art, dog portrait, cat portrait, pet templates',
   })
 
+export const links: LinksFunction = galleryLinks
 export const loader = () => loadGallery()
 export const action = ({ request }: ActionFunctionArgs) => galleryAction(request)
 export const shouldRevalidate = shouldRevalidateGallery

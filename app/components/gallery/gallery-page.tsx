@@ -1,3 +1,4 @@
+import type { LinkDescriptor } from '@remix-run/node'
 import type { ShouldRevalidateFunction } from '@remix-run/react'
 import {
   isRouteErrorResponse,
@@ -27,6 +28,18 @@ function useGalleryLocation() {
   const pending = navigation.location?.pathname === location.pathname ? navigation.location : null
   return { pathname: location.pathname, params: new URLSearchParams((pending ?? location).search) }
 }
+
+const GRID_ID = 'templates'
+
+/**
+ * The gallery's head link: the first paint waits until the intro and the style filter are parsed
+ * and the grid begins (rel=expect, blocking=render). A paint of a half-parsed intro moves when the
+ * rest arrives (its centred text reflows); waiting for the whole grid would also wait for the
+ * scripts, which run once parsing ends.
+ */
+export const galleryLinks = (): LinkDescriptor[] => [
+  { rel: 'expect', href: `#${GRID_ID}`, blocking: 'render' } as LinkDescriptor,
+]
 
 /** / and /inspiration: style filter, masonry grid, Use template modal, admin delete. */
 export function GalleryPage() {
@@ -76,7 +89,7 @@ export function GalleryPage() {
       {shown.length === 0 ? (
         <p className="muted gallery-empty">No templates in this style yet.</p>
       ) : (
-        <div className="masonry">
+        <div className="masonry" id={GRID_ID}>
           {shown.map((image, index) => (
             <GalleryCard
               key={image._id}
