@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LinksFunction, MetaFunction } from '@remix-run/node'
 import {
+  firstRowPreloads,
   GalleryErrorBoundary,
   galleryLinks,
   GalleryPage,
@@ -8,12 +9,14 @@ import {
 import { galleryAction, loadGallery } from '#app/features/gallery/gallery-page.server.ts'
 import { seo } from '#app/utils/seo.ts'
 
-export const meta: MetaFunction = () =>
-  seo({
+export const meta: MetaFunction<typeof loader> = ({ data, location }) => [
+  ...seo({
     title: 'AI pet portraits from your photos',
     description: 'Browse pet portrait templates by style and turn your own pet photo into an AI portrait in seconds.',
     keywords: 'AI pet portrait, pet photo art, dog portrait, cat portrait, pet templates',
-  })
+  }),
+  ...firstRowPreloads(data, location.search),
+]
 
 export const links: LinksFunction = galleryLinks
 export const loader = () => loadGallery()

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LinksFunction, MetaFunction } from '@remix-run/node'
 import {
+  firstRowPreloads,
   GalleryErrorBoundary,
   galleryLinks,
   GalleryPage,
@@ -9,12 +10,14 @@ import { galleryAction, loadGallery } from '#app/features/gallery/gallery-page.s
 import { seo } from '#app/utils/seo.ts'
 
 /** The same screen as /, under its own title. */
-export const meta: MetaFunction = () =>
-  seo({
+export const meta: MetaFunction<typeof loader> = ({ data, location }) => [
+  ...seo({
     title: 'Inspiration gallery',
     description: 'Pet portrait templates in fashion, sports, festival, cosplay, travel, oil painting and more styles.',
     keywords: 'pet portrait ideas, pet portrait templates, pet art styles, inspiration',
-  })
+  }),
+  ...firstRowPreloads(data, location.search),
+]
 
 export const links: LinksFunction = galleryLinks
 export const loader = () => loadGallery()

@@ -12,6 +12,12 @@ test('the gallery paints without waiting for a stylesheet, and a client-side nav
   await page.goto('/')
   await expect(linkedStylesheets(page)).toHaveCount(0)
   await expect(page.locator('.masonry')).toHaveCSS('column-count', '4')
+  // The phone's first row is preloaded from the head, with the very srcset its images use.
+  const preloads = page.locator('head link[rel="preload"][as="image"]')
+  await expect(preloads).toHaveCount(2)
+  const prioritised = page.locator('.masonry img[fetchpriority="high"]')
+  await expect(prioritised).toHaveCount(2)
+  expect(await preloads.first().getAttribute('imagesrcset')).toBe(await prioritised.first().getAttribute('srcset'))
   // /login's own rules (accounts.css) apply the moment its page shows, with no stylesheet to fetch.
   const stylesheetRequests: string[] = []
   page.on('request', (request) => {

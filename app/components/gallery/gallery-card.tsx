@@ -3,7 +3,7 @@ import { DISPLAY_WIDTH, type TemplateJson, THUMBNAIL_WIDTH } from '#app/features
 import type { ImageLoading } from './first-row.ts'
 
 // Column widths of the masonry grid in gallery.css (4, 3 or 2 columns inside a 1200 px page).
-const GRID_SIZES =
+export const GRID_SIZES =
   '(min-width: 1200px) 280px, (min-width: 1040px) calc((100vw - 88px) / 4), ' +
   '(min-width: 720px) calc((100vw - 72px) / 3), calc((100vw - 56px) / 2)'
 

@@ -1,4 +1,4 @@
-import type { LinkDescriptor } from '@remix-run/node'
+import type { LinkDescriptor, MetaDescriptor } from '@remix-run/node'
 import type { ShouldRevalidateFunction } from '@remix-run/react'
 import {
   isRouteErrorResponse,
@@ -11,10 +11,10 @@ import {
 } from '@remix-run/react'
 import { AccessDenied } from '#app/components/access-denied.tsx'
 import type { galleryAction, loadGallery } from '#app/features/gallery/gallery-page.server.ts'
-import { ALL_STYLES } from '#app/features/gallery/gallery-shared.ts'
+import { ALL_STYLES, type StyleJson, type TemplateJson } from '#app/features/gallery/gallery-shared.ts'
 import { useCan, useRootData } from '#app/hooks/use-root-data.ts'
 import { imageLoading } from './first-row.ts'
-import { GalleryCard } from './gallery-card.tsx'
+import { GalleryCard, gallerySrcSet, GRID_SIZES } from './gallery-card.tsx'
 import { StyleFilter } from './style-filter.tsx'
 import { UseTemplateModal } from './use-template-modal.tsx'
 
@@ -41,6 +41,38 @@ export const galleryLinks = (): LinkDescriptor[] => [
   { rel: 'expect', href: `#${GRID_ID}`, blocking: 'render' } as LinkDescriptor,
 ]
 
+/** The chosen style (an unknown one shows all) and its templates. */
+function templatesShown(styles: StyleJson[], images: TemplateJson[], params: URLSearchParams) {
+  const requested = params.get('style') ?? ALL_STYLES
+  const selected = styles.some((style) => style.value === requested) ? requested : ALL_STYLES
+  const shown = selected === ALL_STYLES ? images : images.filter((image) => image.parameters.style === selected)
+  return { selected, shown }
+}
+
+/**
+ * Head links that preload the images of the phone layout's first row (imageLoading's 'high'), so
+ * they are requested before the rest of the page is even parsed. For the gallery routes' `meta`.
+ */
+export function firstRowPreloads(
+  data: { styles: StyleJson[]; images: TemplateJson[] } | undefined,
+  search: string,
+): MetaDescriptor[] {
+  if (!data) return []
+  const { shown } = templatesShown(data.styles, data.images, new URLSearchParams(search))
+  const loading = imageLoading(shown)
+  return shown
+    .filter((_, index) => loading[index] === 'high')
+    .map((image) => ({
+      tagName: 'link',
+      rel: 'preload',
+      as: 'image',
+      href: image.thumbnailUrl,
+      imageSrcSet: gallerySrcSet(image),
+      imageSizes: GRID_SIZES,
+      fetchPriority: 'high',
+    }))
+}
+
 /** / and /inspiration: style filter, masonry grid, Use template modal, admin delete. */
 export function GalleryPage() {
   const { styles, images } = useLoaderData<typeof loadGallery>()
@@ -49,9 +81,7 @@ export function GalleryPage() {
   const can = useCan()
   const { pathname, params } = useGalleryLocation()
 
-  const requested = params.get('style') ?? ALL_STYLES
-  const selected = styles.some((style) => style.value === requested) ? requested : ALL_STYLES
-  const shown = selected === ALL_STYLES ? images : images.filter((image) => image.parameters.style === selected)
+  const { selected, shown } = templatesShown(styles, images, params)
   const loading = imageLoading(shown)
   const labels = new Map(styles.map((style) => [style.value, style.label]))
   const openTemplate = images.find((image) => image._id === params.get('template'))
