@@ -4,7 +4,9 @@ import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { NonceProvider } from '#app/components/nonce.tsx'
+import { StylesheetSource } from '#app/components/site-stylesheets.tsx'
 import { recordPageView } from '#app/features/analytics/events.server.ts'
+import { readBuiltStylesheet } from '#app/utils/stylesheet-text.server.ts'
 
 const ABORT_DELAY_MS = 5_000
 
@@ -51,7 +53,9 @@ export default function handleRequest(
     const nonce = loadContext.cspNonce ?? ''
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider nonce={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} />
+        <StylesheetSource.Provider value={readBuiltStylesheet}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} />
+        </StylesheetSource.Provider>
       </NonceProvider>,
       {
         nonce: nonce || undefined,

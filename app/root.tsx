@@ -15,20 +15,15 @@ import { unavailable } from '#app/components/error-boundary.tsx'
 import { useNonce } from '#app/components/nonce.tsx'
 import { PageViewBeacon } from '#app/components/page-view-beacon.tsx'
 import { SiteHeader } from '#app/components/site-header.tsx'
+import { SiteStylesheets } from '#app/components/site-stylesheets.tsx'
 import { TaskSidebar } from '#app/components/task-sidebar.tsx'
 import { toPublicUser } from '#app/features/accounts/user.server.ts'
 import { getOptionalUser } from '#app/utils/auth.server.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { userPermissions } from '#app/utils/permissions.server.ts'
 import { seo } from '#app/utils/seo.ts'
-import stylesheet from '#app/styles/app.css'
-import taskSidebarStyles from '#app/styles/task-sidebar.css'
 
-export const links: LinksFunction = () => [
-  { rel: 'stylesheet', href: stylesheet },
-  { rel: 'stylesheet', href: taskSidebarStyles },
-  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
-]
+export const links: LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }]
 
 export const meta: MetaFunction = () =>
   seo({ title: 'AI pet portraits', description: 'Turn your pet photos into AI-generated portraits and videos.' })
@@ -52,6 +47,7 @@ function Document({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
+        <SiteStylesheets nonce={nonce} />
         <Links />
       </head>
       <body>

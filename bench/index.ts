@@ -9,6 +9,7 @@ import { benchQueue, benchTaskReadMetrics, benchTaskReads, benchUploadMemory } f
 import { benchForgotPassword } from './forgot-password.ts'
 import { benchLiveUpdates } from './live-updates.ts'
 import { scratchDatabase } from './lib.ts'
+import { benchLighthouse } from './lighthouse.ts'
 import { benchOutage } from './outage.ts'
 import { benchPages } from './pages.ts'
 import { benchProviderBound } from './providers.ts'
@@ -25,6 +26,7 @@ const benches: Array<[string, Bench]> = [
   ['pages', benchPages],
   ['provider-bound', benchProviderBound],
   ['forgot-password', benchForgotPassword],
+  ['lighthouse', benchLighthouse],
   ['live-updates', benchLiveUpdates],
   ['outage', benchOutage],
 ]

@@ -24,9 +24,9 @@ export function documentDirectives(env: PolicyEnv, nonceSource: Source): Directi
     'default-src': [self],
     'script-src': [self, nonceSource],
     'script-src-attr': ["'none'"],
-    // Style sheets come from /build only, and no inline style is needed (decision 0020): React
-    // sets the style props of client-rendered elements (recharts) through the DOM, which CSP allows.
-    'style-src': [self],
+    // The site's stylesheets are inlined into the head with this nonce (decision 0021); no style
+    // attribute is needed: React sets client-rendered style props (recharts) through the DOM, which CSP allows.
+    'style-src': [self, nonceSource],
     // data: is the profile page's avatar preview, blob: the generators' photo previews.
     'img-src': [self, 'data:', 'blob:'],
     'media-src': [self, 'blob:'],

@@ -1,5 +1,6 @@
 import { Form, Link, NavLink, useLocation } from '@remix-run/react'
 import { type ReactNode, useEffect, useRef } from 'react'
+import { Icon, type IconName } from '#app/components/icons/icon.tsx'
 import { useCan, useRootData } from '#app/hooks/use-root-data.ts'
 import { adminLinks } from '#app/utils/permissions.ts'
 
@@ -44,7 +45,9 @@ export function SiteHeader() {
   return (
     <header className="site-header" ref={headerRef}>
       <details className="menu mobile-menu">
-        <summary aria-label="Open menu">☰</summary>
+        <summary aria-label="Open menu">
+          <Icon name="menu" />
+        </summary>
         <nav className="mobile-panel" aria-label="Mobile">
           <Link to="/">Home</Link>
           {mainLinks}
@@ -63,7 +66,7 @@ export function SiteHeader() {
         </nav>
       </details>
       <Link to="/" className="brand">
-        <span aria-hidden>🐾</span> Pawtrait
+        <Icon name="paw" className="brand-icon" /> Pawtrait
       </Link>
       <nav className="main-nav" aria-label="Main">
         {mainLinks}
@@ -71,16 +74,16 @@ export function SiteHeader() {
       <div className="header-actions">
         {data?.surpriseUrl ? (
           <a className="surprise-button" href={data.surpriseUrl} target="_blank" rel="noopener noreferrer">
-            <span aria-hidden>🎁</span> Surprise
+            <Icon name="gift" /> Surprise
           </a>
         ) : null}
         {user ? (
           <>
-            <HeaderMenu label={`${user.credits} credits`} icon="🪙" className="credits-menu">
+            <HeaderMenu label={`${user.credits} credits`} icon="coin" className="credits-menu">
               <Link to="/credit-history">Credit History</Link>
               <Link to="/purchase-credits">Purchase Credits</Link>
             </HeaderMenu>
-            <HeaderMenu label={user.name} icon="👤" className="user-menu">
+            <HeaderMenu label={user.name} icon="user" className="user-menu">
               {accountLinks}
             </HeaderMenu>
           </>
@@ -95,7 +98,7 @@ export function SiteHeader() {
       </div>
       {user ? (
         <Link to="/credit-history" className="floating-credits" aria-label={`${user.credits} credits: credit history`}>
-          <span aria-hidden>🪙</span> {user.credits}
+          <Icon name="coin" /> {user.credits}
         </Link>
       ) : null}
     </header>
@@ -109,14 +112,14 @@ function HeaderMenu({
   children,
 }: {
   label: string
-  icon: string
+  icon: IconName
   className: string
   children: ReactNode
 }) {
   return (
     <details className={`menu ${className}`}>
       <summary>
-        <span aria-hidden>{icon}</span> {label}
+        <Icon name={icon} /> {label}
       </summary>
       <div className="menu-panel">{children}</div>
     </details>

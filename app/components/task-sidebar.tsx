@@ -1,5 +1,6 @@
 import { useRevalidator } from '@remix-run/react'
 import { useCallback, useEffect, useRef, useState } from 'react'
+import { Icon } from '#app/components/icons/icon.tsx'
 import { useDoneNotifications } from '#app/hooks/use-done-notifications.ts'
 import { useRootData } from '#app/hooks/use-root-data.ts'
 import { useTaskStream } from '#app/hooks/use-task-stream.ts'
@@ -128,7 +129,7 @@ export function TaskSidebar() {
         aria-controls="task-sidebar"
         onClick={() => setOpen((value) => !value)}
       >
-        <span aria-hidden>🗂️</span> Today&apos;s Tasks
+        <Icon name="tasks" /> Today&apos;s Tasks
         {active.length > 0 ? <span className="task-fab-dot" role="status" aria-label="Tasks in progress" /> : null}
       </button>
       <aside id="task-sidebar" className="task-sidebar" data-open={open} aria-label="Today's Tasks" hidden={!open}>

@@ -1,18 +1,24 @@
 import type { ActionFunctionArgs, LinksFunction, MetaFunction } from '@remix-run/node'
-import { GalleryErrorBoundary, GalleryPage, shouldRevalidateGallery } from '#app/components/gallery/gallery-page.tsx'
+import {
+  firstRowPreloads,
+  GalleryErrorBoundary,
+  galleryLinks,
+  GalleryPage,
+  shouldRevalidateGallery,
+} from '#app/components/gallery/gallery-page.tsx'
 import { galleryAction, loadGallery } from '#app/features/gallery/gallery-page.server.ts'
 import { seo } from '#app/utils/seo.ts'
-import galleryStyles from '#app/styles/gallery.css'
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: galleryStyles }]
-
-export const meta: MetaFunction = () =>
-  seo({
+export const meta: MetaFunction<typeof loader> = ({ data, location }) => [
+  ...seo({
     title: 'AI pet portraits from your photos',
     description: 'Browse pet portrait templates by style and turn your own pet photo into an AI portrait in seconds.',
     keywords: 'AI pet portrait, pet photo art, dog portrait, cat portrait, pet templates',
-  })
+  }),
+  ...firstRowPreloads(data, location.search),
+]
 
+export const links: LinksFunction = galleryLinks
 export const loader = () => loadGallery()
 export const action = ({ request }: ActionFunctionArgs) => galleryAction(request)
 export const shouldRevalidate = shouldRevalidateGallery

@@ -1,4 +1,4 @@
-import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import { GenerationChart } from '#app/components/analytics/generation-chart.tsx'
@@ -11,9 +11,6 @@ import { type AnalyticsSummary, analyticsSummary } from '#app/features/analytics
 import { requirePermission } from '#app/utils/permissions.server.ts'
 import { dateRangeSchema, presetRange, rangePresets } from '#app/features/analytics/date-range.ts'
 import { getDb } from '#platform/db.server.ts'
-import stylesheet from '#app/styles/analytics.css'
-
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }]
 
 export const meta: MetaFunction = () => [{ title: 'Analytics — Pawtrait' }]
 

@@ -1,5 +1,5 @@
 import { json } from '@remix-run/node'
-import { newStyleSchema } from '#app/features/gallery/gallery-shared.ts'
+import { newStyleSchema } from '#app/features/gallery/gallery-forms.ts'
 import { createGalleryStyle, listStyles } from '#app/features/gallery/styles.server.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'

@@ -1,6 +1,6 @@
 import { parseWithZod } from '@conform-to/zod'
 import { json } from '@remix-run/node'
-import { templateUploadSchema } from '#app/features/gallery/gallery-shared.ts'
+import { templateUploadSchema } from '#app/features/gallery/gallery-forms.ts'
 import { createTemplateFromUpload } from '#app/features/gallery/templates.server.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'

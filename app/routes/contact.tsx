@@ -1,5 +1,6 @@
 import { json, type MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
+import { Icon } from '#app/components/icons/icon.tsx'
 import { getEnv } from '#platform/env.server.ts'
 import { seo } from '#app/utils/seo.ts'
 
@@ -34,17 +35,13 @@ export default function Contact() {
       <p className="muted">We usually answer within one working day.</p>
       <div className="contact-grid">
         <a className="card contact-card" href={`mailto:${email}`}>
-          <span aria-hidden className="contact-icon">
-            ✉️
-          </span>
+          <Icon name="mail" className="contact-icon" />
           <h2>Email</h2>
           <p>{email}</p>
         </a>
         {social.map((link) => (
           <a key={link.url} className="card contact-card" href={link.url} target="_blank" rel="noopener noreferrer">
-            <span aria-hidden className="contact-icon">
-              🔗
-            </span>
+            <Icon name="link" className="contact-icon" />
             <h2>{link.label}</h2>
             <p>{new URL(link.url).host}</p>
           </a>

@@ -1,4 +1,4 @@
-import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useNavigate } from '@remix-run/react'
 import { useState } from 'react'
 import { listCreditHistory, type CreditHistoryEntry } from '#app/features/credits/credit-history.server.ts'
@@ -6,9 +6,6 @@ import { requireUser } from '#app/utils/permissions.server.ts'
 import { creditHistoryError } from '#app/features/credits/credit-history-errors.ts'
 import { getDb } from '#platform/db.server.ts'
 import { seo } from '#app/utils/seo.ts'
-import historyStyles from '#app/styles/history.css'
-
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: historyStyles }]
 
 export const meta: MetaFunction = () =>
   seo({ title: 'Credit History', description: 'Your Pawtrait credit transactions.' })

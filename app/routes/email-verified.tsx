@@ -1,10 +1,6 @@
-import type { LinksFunction } from '@remix-run/node'
 import { Link, useSearchParams } from '@remix-run/react'
 import { DelayedRedirect } from '#app/components/delayed-redirect.tsx'
 import { seo } from '#app/utils/seo.ts'
-import accountsStyles from '#app/styles/accounts.css'
-
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: accountsStyles }]
 
 export const meta = () => seo({ title: 'Email verification', description: 'Pawtrait email verification.' })
 

@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from '@conform-to/react'
-import { type ActionFunctionArgs, json, type LinksFunction } from '@remix-run/node'
+import { type ActionFunctionArgs, json } from '@remix-run/node'
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
 import { RedirectNotice } from '#app/components/redirect-notice.tsx'
 import { SendCodeButton } from '#app/components/send-code-button.tsx'
@@ -18,9 +18,6 @@ import { getDb } from '#platform/db.server.ts'
 import { getClientAddress } from '#platform/client-address.server.ts'
 import { seo } from '#app/utils/seo.ts'
 import { useExpiring } from '#app/hooks/use-expiring.ts'
-import accountsStyles from '#app/styles/accounts.css'
-
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: accountsStyles }]
 
 export const meta = () =>
   seo({ title: 'Forgot password', description: 'Reset your Pawtrait password with an email code.' })

@@ -1,12 +1,6 @@
 import { getCollectionProps, getFormProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import {
-  json,
-  type ActionFunctionArgs,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from '@remix-run/node'
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useState, type ChangeEvent } from 'react'
 import { AccessDenied } from '#app/components/access-denied.tsx'
@@ -42,17 +36,10 @@ import {
   type VideoMode,
   type VideoQuality,
 } from '#app/features/generation/video-generation-form.ts'
-import generateStyles from '#app/styles/generate.css'
-import videoStyles from '#app/styles/generate-video.css'
 import { VIDEO_ACCESS_RESTRICTED, VIDEO_LOGIN_FIRST } from '#app/utils/permissions.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
 
 // The page shares the generator's layout (two columns, mode pills, result panel) and adds its own.
-export const links: LinksFunction = () => [
-  { rel: 'stylesheet', href: generateStyles },
-  { rel: 'stylesheet', href: videoStyles },
-]
-
 export const meta: MetaFunction = () =>
   seo({ title: 'Generate a pet video', description: 'Turn a pet photo or a description into a short MP4 video.' })
 

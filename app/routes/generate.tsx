@@ -7,13 +7,7 @@ import {
   type FieldMetadata,
 } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import {
-  json,
-  type ActionFunctionArgs,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from '@remix-run/node'
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, useNavigate } from '@remix-run/react'
 import { useEffect, useState, type ChangeEvent } from 'react'
 import { CostButton } from '#app/components/generator/cost.tsx'
@@ -42,9 +36,6 @@ import { useHydrated } from '#app/hooks/use-hydrated.ts'
 import { seo } from '#app/utils/seo.ts'
 import { downloadName, downloadUrl, isActive, type ClientTask } from '#app/features/generation/task-client.ts'
 import { isGeneratorStyle } from '#app/features/generation/prompt.ts'
-import generateStyles from '#app/styles/generate.css'
-
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: generateStyles }]
 
 export const meta: MetaFunction = () =>
   seo({

@@ -1,12 +1,5 @@
 import { parseWithZod } from '@conform-to/zod'
-import {
-  json,
-  redirect,
-  type ActionFunctionArgs,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from '@remix-run/node'
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import {
@@ -22,9 +15,6 @@ import { readForm } from '#app/utils/form-body.server.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
 import { seo } from '#app/utils/seo.ts'
 import { downloadName, downloadUrl } from '#app/features/generation/task-client.ts'
-import historyStyles from '#app/styles/history.css'
-
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: historyStyles }]
 
 export const meta: MetaFunction = () => seo({ title: 'My Resources', description: 'Your generated images and videos.' })
 

@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from '@conform-to/react'
-import { type ActionFunctionArgs, json, type LinksFunction, type LoaderFunctionArgs, redirect } from '@remix-run/node'
+import { type ActionFunctionArgs, json, type LoaderFunctionArgs, redirect } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { FormError, TextField } from '#app/components/text-field.tsx'
 import { isEmailVerificationEnabled, logIn } from '#app/features/accounts/account.server.ts'
@@ -14,9 +14,6 @@ import { isGoogleConfigured } from '#app/features/accounts/google-auth.server.ts
 import { safeRedirectPath } from '#app/utils/redirect-to.ts'
 import { getClientAddress } from '#platform/client-address.server.ts'
 import { seo } from '#app/utils/seo.ts'
-import accountsStyles from '#app/styles/accounts.css'
-
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: accountsStyles }]
 
 export const meta = () =>
   seo({ title: 'Login', description: 'Sign in to Pawtrait to turn your pet photos into portraits.' })

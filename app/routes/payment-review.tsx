@@ -1,12 +1,6 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import {
-  json,
-  type ActionFunctionArgs,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from '@remix-run/node'
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import type { z } from 'zod'
 import { AccessDenied } from '#app/components/access-denied.tsx'
@@ -34,9 +28,6 @@ import { readForm } from '#app/utils/form-body.server.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
 import { seo } from '#app/utils/seo.ts'
-import paymentsStyles from '#app/styles/payments.css'
-
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: paymentsStyles }]
 
 export const meta: MetaFunction = () =>
   seo({ title: 'Payment Review', description: 'Review payment proofs and edit the credit costs.' })

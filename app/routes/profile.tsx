@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from '@conform-to/react'
-import { type ActionFunctionArgs, json, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, json, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { FieldError, FormError, TextField } from '#app/components/text-field.tsx'
 import { updateProfile } from '#app/features/accounts/account.server.ts'
@@ -19,9 +19,6 @@ import { readMultipartForm } from '#app/utils/multipart.server.ts'
 import { getClientAddress } from '#platform/client-address.server.ts'
 import { seo } from '#app/utils/seo.ts'
 import { useExpiring } from '#app/hooks/use-expiring.ts'
-import accountsStyles from '#app/styles/accounts.css'
-
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: accountsStyles }]
 
 export const meta = () => seo({ title: 'Profile', description: 'Your Pawtrait profile.' })
 

@@ -1,12 +1,6 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import {
-  json,
-  type ActionFunctionArgs,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from '@remix-run/node'
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useHydrated } from '#app/hooks/use-hydrated.ts'
 import type { z } from 'zod'
@@ -38,9 +32,6 @@ import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.s
 import { readMultipartForm } from '#app/utils/multipart.server.ts'
 import { getClientAddress } from '#platform/client-address.server.ts'
 import { seo } from '#app/utils/seo.ts'
-import paymentsStyles from '#app/styles/payments.css'
-
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: paymentsStyles }]
 
 export const meta: MetaFunction = () =>
   seo({ title: 'Purchase Credits', description: 'Buy Pawtrait credits with PayPal or USDT.' })
@@ -150,12 +141,11 @@ export default function PurchaseCredits() {
               errors={fields.customCredits.errors ?? fields.creditOption.errors}
             />
           </div>
-          {/* Without JavaScript the total could not follow the choice; the options show their prices instead. */}
-          {hydrated ? (
-            <p className="price-total" aria-live="polite">
-              Total: <strong>{validChoice ? formatUsd(priceCents(chosenCredits)) : '—'}</strong>
-            </p>
-          ) : null}
+          {/* Without JavaScript the total could not follow the choice (the options show their prices
+              instead), so it stays invisible until hydration; its line is kept so nothing below moves. */}
+          <p className={hydrated ? 'price-total' : 'price-total pending'} aria-live="polite">
+            Total: <strong>{validChoice ? formatUsd(priceCents(chosenCredits)) : '—'}</strong>
+          </p>
         </fieldset>
 
         <fieldset className="choice-group">

@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from '@conform-to/react'
-import { type ActionFunctionArgs, json, type LinksFunction, type LoaderFunctionArgs, redirect } from '@remix-run/node'
+import { type ActionFunctionArgs, json, type LoaderFunctionArgs, redirect } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { SendCodeButton } from '#app/components/send-code-button.tsx'
 import { FormError, TextField } from '#app/components/text-field.tsx'
@@ -14,9 +14,6 @@ import { getDb } from '#platform/db.server.ts'
 import { getClientAddress } from '#platform/client-address.server.ts'
 import { seo } from '#app/utils/seo.ts'
 import { useExpiring } from '#app/hooks/use-expiring.ts'
-import accountsStyles from '#app/styles/accounts.css'
-
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: accountsStyles }]
 
 export const meta = () => seo({ title: 'Register', description: 'Create a Pawtrait account and get free credits.' })
 

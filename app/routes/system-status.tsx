@@ -1,13 +1,10 @@
-import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRevalidator } from '@remix-run/react'
 import { type ReactNode, useEffect } from 'react'
 import { systemStatus } from '#app/features/operations/system-status.server.ts'
 import { getTaskStreams } from '#app/features/live-updates/live-updates.server.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
-import stylesheet from '#app/styles/system-status.css'
-
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }]
 
 export const meta: MetaFunction = () => [{ title: 'System Status — Pawtrait' }]
 

@@ -2,13 +2,14 @@ import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm 
 import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { json } from '@remix-run/node'
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import type { z } from 'zod'
 import { AccessDenied } from '#app/components/access-denied.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { FieldError } from '#app/components/text-field.tsx'
-import { newStyleSchema, type StyleJson, templateUploadSchema } from '#app/features/gallery/gallery-shared.ts'
+import { newStyleSchema, templateUploadSchema } from '#app/features/gallery/gallery-forms.ts'
+import type { StyleJson } from '#app/features/gallery/gallery-shared.ts'
 import { createTemplateFromUpload } from '#app/features/gallery/templates.server.ts'
 import { createGalleryStyle, listStyles } from '#app/features/gallery/styles.server.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
@@ -18,9 +19,6 @@ import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.s
 import { readMultipartForm } from '#app/utils/multipart.server.ts'
 import { seo } from '#app/utils/seo.ts'
 import { getStorage } from '#platform/storage.server.ts'
-import galleryStyles from '#app/styles/gallery.css'
-
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: galleryStyles }]
 
 export const meta: MetaFunction = () =>
   seo({ title: 'Update Case', description: 'Upload gallery templates and create style categories.' })

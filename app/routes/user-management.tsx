@@ -1,12 +1,6 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import {
-  json,
-  type ActionFunctionArgs,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from '@remix-run/node'
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import {
   Form,
   Link,
@@ -39,9 +33,6 @@ import { HttpError } from '#app/utils/http.server.ts'
 import { requirePermission } from '#app/utils/permissions.server.ts'
 import { zhUserManagement as t } from '#app/features/users/zh-user-management.ts'
 import { readForm } from '#app/utils/form-body.server.ts'
-import stylesheet from '#app/styles/user-management.css'
-
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }]
 
 export const meta: MetaFunction = () => [{ title: `${t.pageTitle} — Pawtrait` }]
 

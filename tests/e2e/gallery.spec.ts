@@ -17,6 +17,7 @@ test('the gallery shows the seeded templates with stable, responsive images', as
   const first = cards(page).first().locator('img')
   await expect(first).toHaveAttribute('srcset', /\.webp 480w, .+\.webp 960w$/)
   await expect(first).toHaveAttribute('loading', 'eager')
+  await expect(first).toHaveAttribute('fetchpriority', 'high')
   await expect(cards(page).last().locator('img')).toHaveAttribute('loading', 'lazy')
   // Width and height are given, so the grid keeps its layout while images arrive.
   expect(Number(await first.getAttribute('width'))).toBeGreaterThan(0)

@@ -1,8 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { expect, request as playwrightRequest, test, type Page } from '@playwright/test'
+import { expect, request as playwrightRequest, type Page } from '@playwright/test'
 import { simpleParser } from 'mailparser'
-import { newUserContext, petPhoto, signIn } from './support.ts'
+import { newUserContext, petPhoto, signIn, test } from './support.ts'
 
 const TASK_POLL = /\/api\/async-(image|video)\/task\//
 const outbox = `tests/.tmp/e2e-${process.env.E2E_PORT ?? 3100}/outbox`

@@ -1,8 +1,9 @@
 import { Form, Link } from '@remix-run/react'
 import { DISPLAY_WIDTH, type TemplateJson, THUMBNAIL_WIDTH } from '#app/features/gallery/gallery-shared.ts'
+import type { ImageLoading } from './first-row.ts'
 
 // Column widths of the masonry grid in gallery.css (4, 3 or 2 columns inside a 1200 px page).
-const GRID_SIZES =
+export const GRID_SIZES =
   '(min-width: 1200px) 280px, (min-width: 1040px) calc((100vw - 88px) / 4), ' +
   '(min-width: 720px) calc((100vw - 72px) / 3), calc((100vw - 56px) / 2)'
 
@@ -20,14 +21,14 @@ export function gallerySrcSet(image: Pick<TemplateJson, 'thumbnailUrl' | 'imageU
 interface GalleryCardProps {
   image: TemplateJson
   styleLabel: string
-  /** The first images load at once; the rest when scrolled near. */
-  eager: boolean
+  /** See imageLoading: the first row's images load at once, the rest when scrolled near. */
+  loading: ImageLoading
   useTemplateHref: string
   guest: boolean
   admin: boolean
 }
 
-export function GalleryCard({ image, styleLabel, eager, useTemplateHref, guest, admin }: GalleryCardProps) {
+export function GalleryCard({ image, styleLabel, loading, useTemplateHref, guest, admin }: GalleryCardProps) {
   return (
     <figure className="gallery-card">
       <img
@@ -37,7 +38,8 @@ export function GalleryCard({ image, styleLabel, eager, useTemplateHref, guest, 
         width={image.width}
         height={image.height}
         alt={image.name}
-        loading={eager ? 'eager' : 'lazy'}
+        loading={loading === 'lazy' ? 'lazy' : 'eager'}
+        fetchPriority={loading === 'high' ? 'high' : undefined}
         decoding="async"
       />
       <figcaption>

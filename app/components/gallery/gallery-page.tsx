@@ -1,3 +1,4 @@
+import type { LinkDescriptor, MetaDescriptor } from '@remix-run/node'
 import type { ShouldRevalidateFunction } from '@remix-run/react'
 import {
   isRouteErrorResponse,
@@ -11,14 +12,12 @@ import {
 import { AccessDenied } from '#app/components/access-denied.tsx'
 import { BrieflyUnavailable, isUnavailable } from '#app/components/error-boundary.tsx'
 import type { galleryAction, loadGallery } from '#app/features/gallery/gallery-page.server.ts'
-import { ALL_STYLES } from '#app/features/gallery/gallery-shared.ts'
+import { ALL_STYLES, type StyleJson, type TemplateJson } from '#app/features/gallery/gallery-shared.ts'
 import { useCan, useRootData } from '#app/hooks/use-root-data.ts'
-import { GalleryCard } from './gallery-card.tsx'
+import { imageLoading } from './first-row.ts'
+import { GalleryCard, gallerySrcSet, GRID_SIZES } from './gallery-card.tsx'
 import { StyleFilter } from './style-filter.tsx'
 import { UseTemplateModal } from './use-template-modal.tsx'
-
-/** The first images (the top of the first column) skip lazy loading; the browser fetches the rest as they near the viewport. */
-const EAGER_IMAGES = 4
 
 /**
  * The URL the gallery shows: while a link within the gallery (a filter, a modal) is loading, its
@@ -31,6 +30,50 @@ function useGalleryLocation() {
   return { pathname: location.pathname, params: new URLSearchParams((pending ?? location).search) }
 }
 
+const GRID_ID = 'templates'
+
+/**
+ * The gallery's head link: the first paint waits until the intro and the style filter are parsed
+ * and the grid begins (rel=expect, blocking=render). A paint of a half-parsed intro moves when the
+ * rest arrives (its centred text reflows); waiting for the whole grid would also wait for the
+ * scripts, which run once parsing ends.
+ */
+export const galleryLinks = (): LinkDescriptor[] => [
+  { rel: 'expect', href: `#${GRID_ID}`, blocking: 'render' } as LinkDescriptor,
+]
+
+/** The chosen style (an unknown one shows all) and its templates. */
+function templatesShown(styles: StyleJson[], images: TemplateJson[], params: URLSearchParams) {
+  const requested = params.get('style') ?? ALL_STYLES
+  const selected = styles.some((style) => style.value === requested) ? requested : ALL_STYLES
+  const shown = selected === ALL_STYLES ? images : images.filter((image) => image.parameters.style === selected)
+  return { selected, shown }
+}
+
+/**
+ * Head links that preload the images of the phone layout's first row (imageLoading's 'high'), so
+ * they are requested before the rest of the page is even parsed. For the gallery routes' `meta`.
+ */
+export function firstRowPreloads(
+  data: { styles: StyleJson[]; images: TemplateJson[] } | undefined,
+  search: string,
+): MetaDescriptor[] {
+  if (!data) return []
+  const { shown } = templatesShown(data.styles, data.images, new URLSearchParams(search))
+  const loading = imageLoading(shown)
+  return shown
+    .filter((_, index) => loading[index] === 'high')
+    .map((image) => ({
+      tagName: 'link',
+      rel: 'preload',
+      as: 'image',
+      href: image.thumbnailUrl,
+      imageSrcSet: gallerySrcSet(image),
+      imageSizes: GRID_SIZES,
+      fetchPriority: 'high',
+    }))
+}
+
 /** / and /inspiration: style filter, masonry grid, Use template modal, admin delete. */
 export function GalleryPage() {
   const { styles, images } = useLoaderData<typeof loadGallery>()
@@ -39,9 +82,8 @@ export function GalleryPage() {
   const can = useCan()
   const { pathname, params } = useGalleryLocation()
 
-  const requested = params.get('style') ?? ALL_STYLES
-  const selected = styles.some((style) => style.value === requested) ? requested : ALL_STYLES
-  const shown = selected === ALL_STYLES ? images : images.filter((image) => image.parameters.style === selected)
+  const { selected, shown } = templatesShown(styles, images, params)
+  const loading = imageLoading(shown)
   const labels = new Map(styles.map((style) => [style.value, style.label]))
   const openTemplate = images.find((image) => image._id === params.get('template'))
 
@@ -78,13 +120,13 @@ export function GalleryPage() {
       {shown.length === 0 ? (
         <p className="muted gallery-empty">No templates in this style yet.</p>
       ) : (
-        <div className="masonry">
+        <div className="masonry" id={GRID_ID}>
           {shown.map((image, index) => (
             <GalleryCard
               key={image._id}
               image={image}
               styleLabel={labels.get(image.parameters.style) ?? image.parameters.style}
-              eager={index < EAGER_IMAGES}
+              loading={loading[index]}
               useTemplateHref={templateHref(image._id)}
               guest={!root?.user}
               admin={can('manageGallery')}

@@ -1,6 +1,7 @@
 import type { DB, Tx } from '#platform/db.server.ts'
 import { badRequest, HttpError } from '#app/utils/http.server.ts'
-import type { NewStyle, StyleJson } from '#app/features/gallery/gallery-shared.ts'
+import type { NewStyle } from '#app/features/gallery/gallery-forms.ts'
+import type { StyleJson } from '#app/features/gallery/gallery-shared.ts'
 
 type StyleKind = 'gallery' | 'generator'
 

@@ -12,9 +12,9 @@ import {
   OTHER_PARAM_KEYS,
   type OtherParamKey,
   type OtherParams,
-  type TemplateUpload,
   THUMBNAIL_WIDTH,
 } from './gallery-shared.ts'
+import type { TemplateUpload } from './gallery-forms.ts'
 import { requireGalleryStyle } from './styles.server.ts'
 
 /**

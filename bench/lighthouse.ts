@@ -1,0 +1,130 @@
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import * as chromeLauncher from 'chrome-launcher'
+import lighthouse from 'lighthouse'
+import sharp from 'sharp'
+import { createTemplate } from '#app/features/gallery/templates.server.ts'
+import type { DB } from '#platform/db.server.ts'
+import { createLocalStorage } from '#platform/storage.server.ts'
+import { ensureAdmin } from '../scripts/seed/defaults.ts'
+import { round, startProcess } from './lib.ts'
+
+/** Issue 22: Lighthouse's default (mobile, simulated slow 4G) run of each page, the median of RUNS (3; LIGHTHOUSE_RUNS for a quick look). */
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3)
+const GUEST_PAGES = ['/', '/login', '/register', '/contact']
+const SIGNED_IN_PAGES = ['/generate', '/history', '/purchase-credits', '/payment-review']
+const admin = { email: 'bench-admin@pawtrait.test', password: 'bench-admin-password' }
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const
+
+/** 50 templates through the real upload path (original + WebP renditions in storage), in four styles and three shapes. */
+async function seedTemplates(db: DB, dataDir: string, count: number) {
+  const storage = createLocalStorage(path.join(dataDir, 'media'))
+  const styles = ['portrait', 'fashion', 'travel', 'oil_painting']
+  for (let index = 0; index < count; index++) {
+    const height = 1024 + (index % 3) * 128
+    // Blurred noise on a colour: compresses about as a photo does, unlike a flat fill.
+    const noise = await sharp({
+      create: {
+        width: 1024,
+        height,
+        channels: 3,
+        background: '#808080',
+        noise: { type: 'gaussian', mean: 128, sigma: 60 },
+      },
+    })
+      .blur(6)
+      .png()
+      .toBuffer()
+    const image = await sharp({
+      create: { width: 1024, height, channels: 3, background: { r: (index * 47) % 256, g: 140, b: 90 } },
+    })
+      .composite([{ input: noise, blend: 'overlay' }])
+      .jpeg({ quality: 85 })
+      .toBuffer()
+    await createTemplate(db, storage, {
+      image,
+      style: styles[index % styles.length],
+      name: `Template ${index + 1}`,
+      prompt: `A portrait of a pet, variant ${index}`,
+      templatePrompt: `Template prompt ${index}`,
+      otherParams: {},
+      createdBy: null,
+    })
+  }
+}
+
+type PageFigures = Record<(typeof CATEGORIES)[number] | 'lcp' | 'fcp' | 'tbt' | 'cls' | 'bytes', number>
+
+async function auditPage(url: string, port: number, headers: Record<string, string>, reportFile?: string) {
+  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', extraHeaders: headers })
+  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`)
+  if (reportFile) await fs.writeFile(reportFile, JSON.stringify(result.lhr))
+  const { categories, audits, runtimeError } = result.lhr
+  if (runtimeError) throw new Error(`Lighthouse failed on ${url}: ${runtimeError.code} ${runtimeError.message}`)
+  const numeric = (id: string) => audits[id]?.numericValue ?? NaN
+  const figures: PageFigures = {
+    performance: categories.performance?.score ?? NaN,
+    accessibility: categories.accessibility?.score ?? NaN,
+    'best-practices': categories['best-practices']?.score ?? NaN,
+    seo: categories.seo?.score ?? NaN,
+    lcp: numeric('largest-contentful-paint'),
+    fcp: numeric('first-contentful-paint'),
+    tbt: numeric('total-blocking-time'),
+    cls: numeric('cumulative-layout-shift'),
+    bytes: numeric('total-byte-weight'),
+  }
+  return figures
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+
+/**
+ * Lighthouse's figures of the built app's pages; needs `npm run build` and Chromium (CHROME_PATH,
+ * default /usr/bin/chromium). LIGHTHOUSE_PAGES=/,/generate audits only those; LIGHTHOUSE_REPORT_DIR
+ * keeps each run's full report (JSON) there.
+ */
+export async function benchLighthouse({ db, url }: { db: DB; url: string }) {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'pawtrait-lighthouse-'))
+  await seedTemplates(db, dataDir, 50)
+  await ensureAdmin(db, { ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password })
+  const web = await startProcess('server/index.ts', { DATABASE_URL: url, DATA_DIR: dataDir }, 'is running at')
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-background-networking', '--disable-gpu'],
+  })
+  try {
+    const login = await fetch(`${web.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(admin),
+    })
+    const cookie = login.headers.getSetCookie().map((line) => line.split(';')[0])
+    if (!login.ok || cookie.length === 0) throw new Error(`Signing in failed: ${login.status}`)
+
+    const results: Record<string, number | string> = {}
+    const only = process.env.LIGHTHOUSE_PAGES?.split(',')
+    const reportDir = process.env.LIGHTHOUSE_REPORT_DIR
+    if (reportDir) await fs.mkdir(reportDir, { recursive: true })
+    for (const page of [...GUEST_PAGES, ...SIGNED_IN_PAGES].filter((page) => !only || only.includes(page))) {
+      const headers: Record<string, string> = SIGNED_IN_PAGES.includes(page) ? { Cookie: cookie.join('; ') } : {}
+      const runs: PageFigures[] = []
+      for (let run = 0; run < RUNS; run++) {
+        const reportFile = reportDir && path.join(reportDir, `${page.slice(1) || 'index'}-${run + 1}.json`)
+        runs.push(await auditPage(`${web.url}${page}`, chrome.port, headers, reportFile))
+      }
+      const of = (key: keyof PageFigures) => median(runs.map((figures) => figures[key]))
+      results[`${page} scores (perf a11y bp seo)`] = CATEGORIES.map((category) => of(category).toFixed(2)).join(' ')
+      results[`${page} LCP / FCP (ms)`] = `${round(of('lcp'), 0)} / ${round(of('fcp'), 0)}`
+      results[`${page} TBT (ms) / CLS`] = `${round(of('tbt'), 0)} / ${round(of('cls'), 3)}`
+      results[`${page} bytes (KiB)`] = round(of('bytes') / 1024)
+      console.log(`[lighthouse] ${page}: performance ${runs.map((figures) => figures.performance).join(', ')}`)
+    }
+    results['load average (1 min) at the end'] = round(os.loadavg()[0], 2)
+    return results
+  } finally {
+    chrome.kill()
+    await web.stop()
+    await fs.rm(dataDir, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,49 @@
+import { expect, type Page } from '@playwright/test'
+import { newUserContext, test } from './support.ts'
+
+/** Emoji and other pictographs, which show as empty boxes without an emoji font. */
+const pictograph = /\p{Extended_Pictographic}/u
+
+const linkedStylesheets = (page: Page) => page.locator('link[rel="stylesheet"]')
+
+test('the gallery paints without waiting for a stylesheet, and a client-side navigation is styled at once', async ({
+  page,
+}) => {
+  await page.goto('/')
+  await expect(linkedStylesheets(page)).toHaveCount(0)
+  await expect(page.locator('.masonry')).toHaveCSS('column-count', '4')
+  // The phone's first row is preloaded from the head, with the very srcset its images use.
+  const preloads = page.locator('head link[rel="preload"][as="image"]')
+  await expect(preloads).toHaveCount(2)
+  const prioritised = page.locator('.masonry img[fetchpriority="high"]')
+  await expect(prioritised).toHaveCount(2)
+  expect(await preloads.first().getAttribute('imagesrcset')).toBe(await prioritised.first().getAttribute('srcset'))
+  // /login's own rules (accounts.css) apply the moment its page shows, with no stylesheet to fetch.
+  const stylesheetRequests: string[] = []
+  page.on('request', (request) => {
+    if (request.resourceType() === 'stylesheet') stylesheetRequests.push(request.url())
+  })
+  await page.locator('.header-actions').getByRole('link', { name: 'Login' }).click()
+  await expect(page).toHaveURL(/\/login$/)
+  await expect(page.locator('.account-links')).toHaveCSS('text-align', 'center')
+  expect(stylesheetRequests).toEqual([])
+})
+
+test('icons are SVG with no emoji left, for guests and signed-in users', async ({ page, browser }) => {
+  for (const path of ['/', '/contact']) {
+    await page.goto(path)
+    expect(await page.locator('body').innerText()).not.toMatch(pictograph)
+  }
+  const brand = page.locator('header a.brand')
+  await expect(brand).toHaveAccessibleName('Pawtrait')
+  await expect(brand.locator('svg[aria-hidden="true"]')).toHaveCount(1)
+  await expect(page.locator('.contact-card svg.contact-icon').first()).toBeVisible()
+
+  const { context } = await newUserContext(browser)
+  const signedIn = await context.newPage()
+  await signedIn.goto('/purchase-credits')
+  expect(await signedIn.locator('body').innerText()).not.toMatch(pictograph)
+  await expect(signedIn.locator('.credits-menu > summary svg')).toHaveCount(1)
+  await expect(signedIn.getByRole('button', { name: "Today's Tasks" }).locator('svg')).toHaveCount(1)
+  await context.close()
+})

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest'
+import { imageLoading } from '#app/components/gallery/first-row.ts'
+
+const squares = (count: number) => Array.from({ length: count }, () => ({ width: 1000, height: 1000 }))
+const indexesOf = (loading: string[], kind: string) =>
+  loading.flatMap((value, index) => (value === kind ? [index] : []))
+
+describe('imageLoading', () => {
+  it('is empty for no cards; a single card is the first row', () => {
+    expect(imageLoading([])).toEqual([])
+    expect(imageLoading(squares(1))).toEqual(['high'])
+  })
+
+  it("gives the phone's two column tops high priority, the wider layouts' column tops eager, the rest lazy", () => {
+    // 12 equal cards: columns of 6 (two columns), 4 (three) and 3 (four).
+    const loading = imageLoading(squares(12))
+    expect(indexesOf(loading, 'high')).toEqual([0, 6])
+    expect(indexesOf(loading, 'eager')).toEqual([3, 4, 8, 9])
+    expect(indexesOf(loading, 'lazy')).toEqual([1, 2, 5, 7, 10, 11])
+  })
+
+  it('follows the aspect ratios: a tall first card makes the second column start earlier', () => {
+    // Two columns: the tall card (3.4 widths) alone, then three squares (4.2): no shorter split exists.
+    const loading = imageLoading([{ width: 1000, height: 3000 }, ...squares(3)])
+    expect(indexesOf(loading, 'high')).toEqual([0, 1])
+  })
+})
