@@ -61,12 +61,14 @@ export function TaskSidebar() {
 
   useEffect(() => {
     const onSubmitted = (event: Event) => {
-      merge([taskFromSubmission((event as CustomEvent<SubmittedTask>).detail)])
+      // The stream may have brought the task already: what it said of its state is newer.
+      const submitted = taskFromSubmission((event as CustomEvent<SubmittedTask>).detail)
+      setTasks((current) => mergeTasks([submitted], current))
       setOpen(true)
     }
     window.addEventListener(TASK_SUBMITTED_EVENT, onSubmitted)
     return () => window.removeEventListener(TASK_SUBMITTED_EVENT, onSubmitted)
-  }, [merge])
+  }, [])
 
   const active = tasks.filter(isActive)
   const activeKey = active.map((task) => `${task.type}:${task.id}`).join(',')
@@ -142,7 +144,15 @@ export function TaskSidebar() {
               aria-pressed={notifications.enabled}
               onClick={notifications.enabled ? notifications.disable : () => void notifications.enable()}
             >
-              {notifications.enabled ? '🔔 Notifying when done' : '🔕 Notify me when done'}
+              {notifications.enabled ? (
+                <>
+                  <Icon name="bell" /> Notifying when done
+                </>
+              ) : (
+                <>
+                  <Icon name="bellOff" /> Notify me when done
+                </>
+              )}
             </button>
           ) : null}
           <button type="button" className="task-sidebar-close" aria-label="Close" onClick={() => setOpen(false)}>

@@ -43,6 +43,13 @@ const drawings = {
       <path d="m3.5 7 8.5 6 8.5-6" />
     </>
   ),
+  bell: <path d="M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0" />,
+  bellOff: (
+    <>
+      <path d="M6 16V11a6 6 0 0 1 9.5-4.9M18 11v5l2 2H4l2-2M10 20a2 2 0 0 0 4 0" />
+      <path d="M3 3l18 18" />
+    </>
+  ),
   link: <path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" />,
 } satisfies Record<string, ReactNode>
 

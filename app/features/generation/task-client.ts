@@ -58,7 +58,11 @@ function isSameLocalDay(iso: string, now: Date) {
  */
 export function mergeTasks(saved: ClientTask[], fresh: ClientTask[], now = new Date()): ClientTask[] {
   const byId = new Map(saved.map((task) => [task.id, task]))
-  for (const task of fresh) byId.set(task.id, { ...byId.get(task.id), ...task })
+  for (const task of fresh) {
+    const known = byId.get(task.id)
+    // A task's description never changes; the one the page gave it (e.g. the template's name) stays.
+    byId.set(task.id, { ...known, ...task, description: known?.description ?? task.description })
+  }
   return [...byId.values()]
     .filter((task) => isSameLocalDay(task.submittedAt, now))
     .sort((a, b) => Date.parse(b.submittedAt) - Date.parse(a.submittedAt))

@@ -53,6 +53,16 @@ test('saved and fetched tasks merge by id, only today’s, newest first', () => 
   expect(merged[2]).toMatchObject({ status: 'completed', progress: 100 })
 })
 
+test("an update keeps the description the page gave the task (the template's name)", () => {
+  const shown = [task('t', at(9), { source: 'template', description: 'Template: Distinguished Gentleman' })]
+  const update = [task('t', at(9), { source: 'template', description: 'Generate from template', status: 'processing' })]
+  expect(mergeTasks(shown, update, now)[0]).toMatchObject({
+    status: 'processing',
+    description: 'Template: Distinguished Gentleman',
+  })
+  expect(mergeTasks([], update, now)[0].description).toBe('Generate from template')
+})
+
 test('saved tasks are the signed-in user’s own; unreadable ones count as none', () => {
   const store = new Map<string, string>()
   const storage = {
