@@ -201,6 +201,32 @@ describe('refunds happen exactly once', () => {
     expect(await creditsOf(user.id)).toBe(8)
   })
 
+  test('a result that arrives after recovery put the task back in the queue is kept for the next attempt', async () => {
+    const { user, taskId } = await newTask()
+    let calls = 0
+    const requeuedMeanwhile: ImageProvider = {
+      name: 'requeued-meanwhile',
+      async generate(request) {
+        calls++
+        // While the provider renders, stalled-task recovery gives up on this attempt and re-queues the task.
+        await db
+          .updateTable('generation_tasks')
+          .set({ status: 'queued', progress: 0 })
+          .where('id', '=', taskId)
+          .execute()
+        return { bytes: await sharp(request.images[0].bytes).png().toBuffer(), mimeType: 'image/png' }
+      },
+    }
+    await runGeneration({ taskId }, jobHelpers(1), imageGeneration(requeuedMeanwhile))
+    expect(await taskRow(taskId)).toMatchObject({ status: 'queued' })
+    expect(media.taskFiles().filter((file) => file.startsWith(`tasks/${taskId}/result`))).toHaveLength(1)
+
+    await runGeneration({ taskId }, jobHelpers(2), imageGeneration(requeuedMeanwhile))
+    expect(calls).toBe(1)
+    expect(await taskRow(taskId)).toMatchObject({ status: 'completed' })
+    expect(await creditsOf(user.id)).toBe(8)
+  })
+
   test('a result arriving after the task was failed is dropped, not delivered', async () => {
     const { taskId } = await newTask()
     await startTaskAttempt(db, taskId, 'local')

@@ -9,7 +9,7 @@ import {
 import {
   completeTask,
   failTask,
-  findResultKey,
+  isResultOrphaned,
   recordHeartbeat,
   recordProgress,
   requeueTask,
@@ -119,8 +119,8 @@ async function runAttempt(taskId: string, helpers: JobHelpers, job: GenerationJo
     }
     const completed = await completeTask(db, taskId, key)
     if (completed) observeTaskFinished(task, 'completed')
-    else if ((await findResultKey(db, taskId)) !== key) {
-      // Recovery gave up on this attempt and refunded it meanwhile: nothing points at this result.
+    else if (await isResultOrphaned(db, taskId, key)) {
+      // Recovery gave up on this task and refunded it meanwhile: nothing points at this result.
       await getStorage().delete(key)
     }
   } catch (error) {

@@ -73,9 +73,19 @@ export async function completeTask(db: DB, taskId: string, resultKey: string) {
   return updated.numUpdatedRows > 0n
 }
 
-export async function findResultKey(db: DB, taskId: string) {
-  const row = await db.selectFrom('generation_tasks').select('result_key').where('id', '=', taskId).executeTakeFirst()
-  return row?.result_key ?? null
+/**
+ * Whether a stored result no task will ever use may go: the task was deleted, or it ended without
+ * it (failed and refunded, or completed by another attempt with another file). A task still queued
+ * or processing will look for it on its next attempt.
+ */
+export async function isResultOrphaned(db: DB, taskId: string, key: string) {
+  const row = await db
+    .selectFrom('generation_tasks')
+    .select(['status', 'result_key'])
+    .where('id', '=', taskId)
+    .executeTakeFirst()
+  if (!row) return true
+  return row.status === 'failed' || (row.status === 'completed' && row.result_key !== key)
 }
 
 /** Back in the queue until graphile-worker's backoff runs the job again. */
