@@ -76,11 +76,11 @@ export function asServiceUnavailable(error: unknown): ServiceUnavailable | null 
 }
 
 /** When the current outage began, in this process; null while the database answers. */
-const state: { since: number | null } = { since: null }
+let outageSince: number | null = null
 
 export function noteDatabaseUnreachable(source: string, error: unknown) {
-  if (state.since !== null) return
-  state.since = Date.now()
+  if (outageSince !== null) return
+  outageSince = Date.now()
   getMetrics().databaseUnreachable.set(1)
   getMetrics().databaseOutages.inc()
   const reason = error instanceof Error ? error.message || (error as { code?: string }).code : String(error)
@@ -88,11 +88,11 @@ export function noteDatabaseUnreachable(source: string, error: unknown) {
 }
 
 /** A query that started at `queryStartedAt` succeeded: an outage that began before it is over. */
-export function noteDatabaseReachable(queryStartedAt: number) {
+function noteDatabaseReachable(queryStartedAt: number) {
   // A query already under way when the outage began may still answer: that ends nothing.
-  if (state.since === null || queryStartedAt < state.since) return
-  const seconds = Math.round((Date.now() - state.since) / 100) / 10
-  state.since = null
+  if (outageSince === null || queryStartedAt < outageSince) return
+  const seconds = Math.round((Date.now() - outageSince) / 100) / 10
+  outageSince = null
   getMetrics().databaseUnreachable.set(0)
   getLogger().warn({ outageSeconds: seconds }, `database reachable again after ${seconds} s`)
 }

@@ -31,7 +31,9 @@ export function logRequests(logger: AppLogger, metrics: Metrics | null): Request
       const seconds = (performance.now() - started) / 1000
       const route = context.route ?? 'static'
       const method = methods.has(req.method) ? req.method : 'OTHER'
-      metrics?.httpRequestDuration.observe({ method, route, status: res.statusCode }, seconds)
+      // A live stream lasts minutes by design: its length is no answer time.
+      const streamed = String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream')
+      if (!streamed) metrics?.httpRequestDuration.observe({ method, route, status: res.statusCode }, seconds)
       // The path only: query strings can hold tokens and codes (links in emails).
       logger.info(
         {

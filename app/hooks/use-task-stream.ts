@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import type { ClientTask } from '#app/features/generation/task-client.ts'
 
 /** The live stream of the signed-in user's task changes (app/routes/api.tasks.events.ts). */
-export const TASK_STREAM_URL = '/api/tasks/events'
+const TASK_STREAM_URL = '/api/tasks/events'
 
 /** After the stream was refused (an error answer, e.g. 429), another try after this long, doubling up to a minute. */
 const REOPEN_MS = 5000

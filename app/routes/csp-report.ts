@@ -3,7 +3,7 @@ import { json } from '@remix-run/node'
 import { parseCspReports, recordCspViolations } from '#app/features/operations/csp-reports.server.ts'
 import { readBodyText } from '#app/utils/api.server.ts'
 import { HttpError, errorResponse } from '#app/utils/http.server.ts'
-import { countHits } from '#app/utils/rate-limit.server.ts'
+import { consumeRateLimits } from '#app/utils/rate-limit.server.ts'
 import { getClientAddress } from '#platform/client-address.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getMetrics } from '#platform/metrics.server.ts'
@@ -24,9 +24,8 @@ export async function action({ request }: ActionFunctionArgs) {
     return json({ message: `Send ${REPORT_TYPES.join(' or ')}` }, { status: 415 })
   }
   const key = `csp-report:ip:${getClientAddress(request)}`
-  const [limited] = await countHits(getDb(), [{ key, limit: REPORTS_PER_ADDRESS_PER_MINUTE, windowSeconds: 60 }])
-  if (limited) return json({ message: 'Too many reports, please try again in a minute' }, { status: 429 })
   try {
+    await consumeRateLimits(getDb(), [{ key, limit: REPORTS_PER_ADDRESS_PER_MINUTE, windowSeconds: 60 }])
     const body: unknown = JSON.parse(await readBodyText(request, MAX_BYTES))
     if (typeof body !== 'object' || body === null) throw new SyntaxError('not a report')
     await recordCspViolations(getDb(), parseCspReports(contentType, body), getMetrics())

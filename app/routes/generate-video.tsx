@@ -76,7 +76,7 @@ type Costs = Record<VideoQuality, number>
 
 export default function GenerateVideo() {
   const { costs, offlineRenderer, task: loadedTask } = useLoaderData<typeof loader>()
-  // The Today's Tasks sidebar polls the task API every 2 s while a task is active; this page shows its task's updates.
+  // The Today's Tasks sidebar follows the task (pushed, or polled every 2 s while the stream is down); this page shows its updates.
   const [current, setCurrent] = useShownTask(loadedTask)
   const [dialog, setDialog] = useState<GenerationDialog | null>(null)
   // Generate Another remounts the form, which clears every input and its state.

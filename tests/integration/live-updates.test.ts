@@ -121,7 +121,8 @@ test('a stream ends after its maximum age; a signed-out session cannot open anot
   expect(loggedOut.status).toBe(200)
   const started = Date.now()
   await stream.ended
-  expect(Date.now() - started).toBeLessThan(5000)
+  // The age is 2.5 s plus up to half again; twice that leaves room for a busy machine.
+  expect(Date.now() - started).toBeLessThan(7500)
   expect((await openStream(webA.origin, token)).status).toBe(401)
 })
 

@@ -265,6 +265,23 @@ describe('POST /csp-report', () => {
     })
   })
 
+  test('a batch keeps at most 20 violations, and a made-up directive is counted as other', async () => {
+    const before = await violations('other')
+    const made = (index: number) => ({
+      type: 'csp-violation',
+      body: {
+        documentURL: 'http://localhost/',
+        blockedURL: `https://x.example/${index}`,
+        effectiveDirective: `made-up-${index}`,
+      },
+    })
+    const batch = Array.from({ length: 30 }, (_, index) => made(index))
+    expect((await post(JSON.stringify(batch), 'application/reports+json')).status).toBe(204)
+    expect(await violations('other')).toBe(before + 20)
+    const labels = (await getMetrics().cspViolations.get()).values.map((value) => value.labels.directive)
+    expect(labels.filter((label) => String(label).startsWith('made-up'))).toEqual([])
+  })
+
   test('bad bodies get clear 4xx answers, never a 500', async () => {
     const report = JSON.stringify({ 'csp-report': { 'effective-directive': 'img-src' } })
     expect((await post(report, 'text/plain')).status).toBe(415)

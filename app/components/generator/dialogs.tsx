@@ -13,7 +13,7 @@ interface PurchaseDialogProps {
   children?: ReactNode
 }
 
-export function PurchaseDialog({ title, message, closeTo, onClose, children }: PurchaseDialogProps) {
+function PurchaseDialog({ title, message, closeTo, onClose, children }: PurchaseDialogProps) {
   return (
     <div className="modal-backdrop">
       <div className="modal" role="dialog" aria-modal="true" aria-labelledby="purchase-title">
@@ -33,7 +33,7 @@ export function PurchaseDialog({ title, message, closeTo, onClose, children }: P
   )
 }
 
-export function ErrorDialog({ message, onClose }: { message: string; onClose: () => void }) {
+function ErrorDialog({ message, onClose }: { message: string; onClose: () => void }) {
   return (
     <div className="modal-backdrop">
       <div className="modal" role="alertdialog" aria-modal="true" aria-labelledby="error-title">

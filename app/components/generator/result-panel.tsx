@@ -9,7 +9,7 @@ import {
 
 /**
  * The task a generator page shows: the one its loader found (after a submission without
- * JavaScript), then the one it submitted. The Today's Tasks sidebar polls it; the page takes its updates.
+ * JavaScript), then the one it submitted. The Today's Tasks sidebar follows it; the page takes its updates.
  */
 export function useShownTask(loaded: ClientTask | null) {
   const [current, setCurrent] = useState<ClientTask | null>(loaded)

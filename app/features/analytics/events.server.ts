@@ -156,6 +156,8 @@ const uncountedApiPaths = [
   /^\/api\/async-(image|video)\/task\/[^/]+$/,
   /^\/api\/async-image\/tasks\/today$/,
   /^\/api\/auth\/me$/,
+  // The live stream replaces the task polls above; a tab reopens it every 10 minutes.
+  /^\/api\/tasks\/events$/,
 ]
 
 /** Every /api request except the uncounted ones above. */

@@ -4,8 +4,8 @@
  * events pages use to talk to the Today's Tasks sidebar:
  *
  * - `pawtrait:task-submitted` (detail: SubmittedTask): a page submitted a task;
- *   the sidebar adds it, opens, and polls it. Fire it with `announceTaskSubmitted`.
- * - `pawtrait:task-updated` (detail: ClientTask): the sidebar read a newer state of a task.
+ *   the sidebar adds it, opens, and follows it. Fire it with `announceTaskSubmitted`.
+ * - `pawtrait:task-updated` (detail: ClientTask): the sidebar got a newer state of a task (stream or poll).
  */
 
 import type { ClientTask } from './task-view.ts'

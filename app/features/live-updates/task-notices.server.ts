@@ -3,7 +3,7 @@ import { z } from 'zod'
 import type { AppLogger } from '#platform/logger.server.ts'
 
 /** The channel the generation_tasks trigger notifies on (migration 2026-11-25-0023). */
-export const TASK_UPDATES_CHANNEL = 'task_updates'
+const TASK_UPDATES_CHANNEL = 'task_updates'
 
 /** One committed change of a task: whose, which, its change number, and whether the shared queue moved. */
 export interface TaskNotice {
@@ -15,7 +15,7 @@ export interface TaskNotice {
 
 const noticeSchema = z.object({ t: z.string(), u: z.string(), s: z.number(), q: z.boolean() })
 
-export function parseTaskNotice(payload: string | undefined): TaskNotice | null {
+function parseTaskNotice(payload: string | undefined): TaskNotice | null {
   try {
     const notice = noticeSchema.parse(JSON.parse(payload ?? ''))
     return { taskId: notice.t, userId: notice.u, seq: notice.s, queueChanged: notice.q }

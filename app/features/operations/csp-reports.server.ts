@@ -20,8 +20,33 @@ export interface CspViolation {
 const MAX_FIELD = 500
 const KEPT_DAYS = 7
 const RECENT_SHOWN = 10
-// Directive names are the metric's label: known ones as they are, anything else as `other`.
-const directiveLabel = /^[a-z]+(-[a-z]+){0,3}$/
+// A browser batches a page's reports; more than this in one request is not a real page's doing.
+const MAX_PER_REQUEST = 20
+// Directive names are the metric's label: CSP's own as they are, anything else (reports are
+// anonymous) as `other`, so that no one can grow the registry.
+const DIRECTIVES = new Set([
+  'default-src',
+  'script-src',
+  'script-src-elem',
+  'script-src-attr',
+  'style-src',
+  'style-src-elem',
+  'style-src-attr',
+  'img-src',
+  'media-src',
+  'font-src',
+  'connect-src',
+  'frame-src',
+  'child-src',
+  'worker-src',
+  'manifest-src',
+  'object-src',
+  'base-uri',
+  'form-action',
+  'frame-ancestors',
+  'trusted-types',
+  'require-trusted-types-for',
+])
 
 const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, MAX_FIELD) : '')
 
@@ -37,12 +62,13 @@ function violation(body: Record<string, unknown>, fields: Record<keyof CspViolat
   }
 }
 
-/** The violations in a report body; anything that is not one is ignored. */
+/** The violations in a report body (at most 20); anything that is not one is ignored. */
 export function parseCspReports(contentType: string, body: unknown): CspViolation[] {
   if (/^application\/reports\+json/i.test(contentType)) {
     if (!Array.isArray(body)) return []
     return body
       .filter((report) => report?.type === 'csp-violation' && typeof report.body === 'object' && report.body)
+      .slice(0, MAX_PER_REQUEST)
       .map((report) =>
         violation(report.body, {
           page: ['documentURL'],
@@ -72,7 +98,7 @@ export async function recordCspViolations(db: DB, violations: CspViolation[], me
       { cspViolation: found },
       `CSP violation: ${found.directive} blocked ${found.blockedUrl || '(none)'}`,
     )
-    const label = directiveLabel.test(found.directive) ? found.directive : 'other'
+    const label = DIRECTIVES.has(found.directive) ? found.directive : 'other'
     metrics?.cspViolations.inc({ directive: label, disposition: found.disposition })
   }
   await db
