@@ -1,3 +1,4 @@
+import { isDatabaseUnreachable } from './database-outage.server.ts'
 import { EnvError } from './env.server.ts'
 
 /** Turns a start-up failure into one clear line and a non-zero exit, without a stack trace for known causes. */
@@ -17,12 +18,9 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
+/** An unreachable server (the outage rule), or one that refuses these credentials or this database. */
 function isConnectionError(error: unknown): boolean {
   if (error instanceof AggregateError) return error.errors.some(isConnectionError)
-  const code = (error as { code?: string } | null)?.code
-  const message = error instanceof Error ? error.message : ''
-  return (
-    ['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'EAI_AGAIN', '28P01', '3D000', '28000'].includes(code ?? '') ||
-    /timeout exceeded when trying to connect|Connection terminated/i.test(message)
-  )
+  const code = (error as { code?: string } | null)?.code ?? ''
+  return isDatabaseUnreachable(error) || ['28P01', '3D000', '28000'].includes(code)
 }
