@@ -29,6 +29,21 @@ async function newTask(credits = 10, fields: Record<string, string> = {}) {
   return { user, taskId: body.taskId as string }
 }
 
+/** A provider that renders the photo as a PNG and counts its calls; `whileRendering` runs during each. */
+function countingProvider(whileRendering = async () => {}): ImageProvider & { calls: number } {
+  return {
+    name: 'counting',
+    calls: 0,
+    async generate(request) {
+      this.calls++
+      await whileRendering()
+      return { bytes: await sharp(request.images[0].bytes).png().toBuffer(), mimeType: 'image/png' }
+    },
+  }
+}
+
+const storedResults = (taskId: string) => media.taskFiles().filter((file) => file.startsWith(`tasks/${taskId}/result`))
+
 function failingProvider(error: Error): ImageProvider {
   return {
     name: 'failing',
@@ -177,14 +192,7 @@ describe('refunds happen exactly once', () => {
 
   test('a result an earlier attempt received is used by the next attempt, and the provider is not paid again', async () => {
     const { user, taskId } = await newTask()
-    let calls = 0
-    const counting: ImageProvider = {
-      name: 'counting',
-      async generate(request) {
-        calls++
-        return { bytes: await sharp(request.images[0].bytes).png().toBuffer(), mimeType: 'image/png' }
-      },
-    }
+    const counting = countingProvider()
     await runGeneration({ taskId }, jobHelpers(1), imageGeneration(counting))
     const first = await taskRow(taskId)
     // As if the database had gone away before the completion was written: the task is to run again.
@@ -195,34 +203,24 @@ describe('refunds happen exactly once', () => {
       .execute()
     await runGeneration({ taskId }, jobHelpers(2), imageGeneration(counting))
 
-    expect(calls).toBe(1)
+    expect(counting.calls).toBe(1)
     expect(await taskRow(taskId)).toMatchObject({ status: 'completed', result_key: first.result_key, attempts: 2 })
-    expect(media.taskFiles().filter((file) => file.startsWith(`tasks/${taskId}/result`))).toEqual([first.result_key])
+    expect(storedResults(taskId)).toEqual([first.result_key])
     expect(await creditsOf(user.id)).toBe(8)
   })
 
   test('a result that arrives after recovery put the task back in the queue is kept for the next attempt', async () => {
     const { user, taskId } = await newTask()
-    let calls = 0
-    const requeuedMeanwhile: ImageProvider = {
-      name: 'requeued-meanwhile',
-      async generate(request) {
-        calls++
-        // While the provider renders, stalled-task recovery gives up on this attempt and re-queues the task.
-        await db
-          .updateTable('generation_tasks')
-          .set({ status: 'queued', progress: 0 })
-          .where('id', '=', taskId)
-          .execute()
-        return { bytes: await sharp(request.images[0].bytes).png().toBuffer(), mimeType: 'image/png' }
-      },
-    }
+    // While the provider renders, stalled-task recovery gives up on this attempt and re-queues the task.
+    const requeuedMeanwhile = countingProvider(async () => {
+      await db.updateTable('generation_tasks').set({ status: 'queued', progress: 0 }).where('id', '=', taskId).execute()
+    })
     await runGeneration({ taskId }, jobHelpers(1), imageGeneration(requeuedMeanwhile))
     expect(await taskRow(taskId)).toMatchObject({ status: 'queued' })
-    expect(media.taskFiles().filter((file) => file.startsWith(`tasks/${taskId}/result`))).toHaveLength(1)
+    expect(storedResults(taskId)).toHaveLength(1)
 
     await runGeneration({ taskId }, jobHelpers(2), imageGeneration(requeuedMeanwhile))
-    expect(calls).toBe(1)
+    expect(requeuedMeanwhile.calls).toBe(1)
     expect(await taskRow(taskId)).toMatchObject({ status: 'completed' })
     expect(await creditsOf(user.id)).toBe(8)
   })
