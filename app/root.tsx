@@ -6,13 +6,13 @@ import {
   Links,
   Meta,
   Outlet,
-  Scripts,
   ScrollRestoration,
   useRouteError,
 } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { unavailable } from '#app/components/error-boundary.tsx'
 import { useNonce } from '#app/components/nonce.tsx'
+import { ScriptsAfterPaint } from '#app/components/scripts-after-paint.tsx'
 import { PageViewBeacon } from '#app/components/page-view-beacon.tsx'
 import { SiteHeader } from '#app/components/site-header.tsx'
 import { SiteStylesheets } from '#app/components/site-stylesheets.tsx'
@@ -53,7 +53,7 @@ function Document({ children }: { children: ReactNode }) {
       <body>
         {children}
         <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <ScriptsAfterPaint nonce={nonce} />
       </body>
     </html>
   )

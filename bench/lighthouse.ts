@@ -61,7 +61,8 @@ async function auditPage(url: string, port: number, headers: Record<string, stri
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`)
   if (reportFile) await fs.writeFile(reportFile, JSON.stringify(result.lhr))
   const { categories, audits, runtimeError } = result.lhr
-  if (runtimeError) throw new Error(`Lighthouse failed on ${url}: ${runtimeError.code} ${runtimeError.message}`)
+  if (runtimeError)
+    throw new RecordingFailed(`Lighthouse failed on ${url}: ${runtimeError.code} ${runtimeError.message}`)
   const numeric = (id: string) => audits[id]?.numericValue ?? NaN
   const figures: PageFigures = {
     performance: categories.performance?.score ?? NaN,
@@ -75,6 +76,21 @@ async function auditPage(url: string, port: number, headers: Record<string, stri
     bytes: numeric('total-byte-weight'),
   }
   return figures
+}
+
+/** Lighthouse's own "run Lighthouse again" failures (NO_NAVSTART, NO_FCP: a trace not recorded). */
+class RecordingFailed extends Error {}
+
+/** A run whose trace Lighthouse failed to record is run again, twice at most. */
+async function auditPageAgainIfUnrecorded(...args: Parameters<typeof auditPage>) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await auditPage(...args)
+    } catch (error) {
+      if (!(error instanceof RecordingFailed) || attempt === 3) throw error
+      console.log(`[lighthouse] ${error.message}; running it again`)
+    }
+  }
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
@@ -111,7 +127,7 @@ export async function benchLighthouse({ db, url }: { db: DB; url: string }) {
       const runs: PageFigures[] = []
       for (let run = 0; run < RUNS; run++) {
         const reportFile = reportDir && path.join(reportDir, `${page.slice(1) || 'index'}-${run + 1}.json`)
-        runs.push(await auditPage(`${web.url}${page}`, chrome.port, headers, reportFile))
+        runs.push(await auditPageAgainIfUnrecorded(`${web.url}${page}`, chrome.port, headers, reportFile))
       }
       const of = (key: keyof PageFigures) => median(runs.map((figures) => figures[key]))
       results[`${page} scores (perf a11y bp seo)`] = CATEGORIES.map((category) => of(category).toFixed(2)).join(' ')

@@ -3,15 +3,9 @@ import { siteOrigin } from '#app/utils/site-origin.server.ts'
 
 export async function loader({ request }: { request: Request }) {
   const origin = siteOrigin(request, getEnv().PUBLIC_URL)
-  const lines = [
-    'User-agent: *',
-    'Allow: /',
-    'Disallow: /api/',
-    'Disallow: /payment-review',
-    'Disallow: /user-management',
-    'Disallow: /analytics',
-    `Sitemap: ${origin}/sitemap.xml`,
-  ]
+  // The administrators' pages are not listed: a crawler only ever gets their redirect to /login,
+  // and a Disallow line would advertise where they are.
+  const lines = ['User-agent: *', 'Allow: /', 'Disallow: /api/', `Sitemap: ${origin}/sitemap.xml`]
   return new Response(lines.join('\n') + '\n', {
     headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'public, max-age=3600' },
   })

@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test'
-import { newUserContext, test } from './support.ts'
+import { newUserContext, test, waitForHydration } from './support.ts'
 
 /** Emoji and other pictographs, which show as empty boxes without an emoji font. */
 const pictograph = /\p{Extended_Pictographic}/u
@@ -46,4 +46,42 @@ test('icons are SVG with no emoji left, for guests and signed-in users', async (
   await expect(signedIn.locator('.credits-menu > summary svg')).toHaveCount(1)
   await expect(signedIn.getByRole('button', { name: "Today's Tasks" }).locator('svg')).toHaveCount(1)
   await context.close()
+})
+
+/** When the page's own scripts (/build/*.js) started loading, against its load event and first paint. */
+const scriptTiming = (page: Page) =>
+  page.evaluate(() => {
+    const scripts = performance.getEntriesByType('resource').filter((entry) => /\/build\/.+\.js$/.test(entry.name))
+    const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming
+    return {
+      scripts: scripts.length,
+      firstScriptStart: Math.min(...scripts.map((entry) => entry.startTime)),
+      loadEnd: navigation.loadEventEnd,
+      firstPaint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Infinity,
+    }
+  })
+
+test('the scripts start after the page has loaded and painted, then hydrate it without errors', async ({ page }) => {
+  const consoleErrors: string[] = []
+  page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()))
+  for (const path of ['/', '/login']) {
+    await page.goto(path)
+    await expect(page.locator('link[rel="modulepreload"]')).toHaveCount(0)
+    await waitForHydration(page)
+    const timing = await scriptTiming(page)
+    expect(timing.scripts).toBeGreaterThan(3)
+    expect(timing.firstScriptStart).toBeGreaterThanOrEqual(timing.loadEnd)
+    expect(timing.firstPaint).toBeLessThan(timing.firstScriptStart)
+  }
+  // React reports a hydration mismatch as a console error (and renders the page again).
+  expect(consoleErrors).toEqual([])
+})
+
+test('a page whose images never finish loading still hydrates', async ({ page }) => {
+  await page.route(/\/media\//, () => {
+    // never answered: the load event never comes
+  })
+  await page.goto('/', { waitUntil: 'domcontentloaded' })
+  await waitForHydration(page, { timeout: 10_000 })
+  expect((await scriptTiming(page)).loadEnd).toBe(0)
 })

@@ -1,5 +1,5 @@
 import { expect } from '@playwright/test'
-import { newUserContext, test } from './support.ts'
+import { newUserContext, test, waitForHydration } from './support.ts'
 
 test('contact page has its own title, description and ContactPage data', async ({ page }) => {
   await page.goto('/contact')
@@ -18,8 +18,11 @@ test('an unknown address shows the friendly 404 page with the header', async ({ 
 })
 
 test('robots.txt and sitemap.xml point at the public pages', async ({ request }) => {
-  const robots = await request.get('/robots.txt')
-  expect(await robots.text()).toMatch(/Sitemap: http:\/\/localhost:\d+\/sitemap\.xml/)
+  const robots = await (await request.get('/robots.txt')).text()
+  expect(robots).toMatch(/Sitemap: http:\/\/localhost:\d+\/sitemap\.xml/)
+  expect(robots).toContain('Disallow: /api/')
+  // Administrators' pages answer crawlers with a redirect to /login; listing them would advertise them.
+  expect(robots).not.toMatch(/payment-review|user-management|analytics/)
   const sitemap = await request.get('/sitemap.xml')
   expect(sitemap.headers()['content-type']).toContain('application/xml')
   expect(await sitemap.text()).toContain('/generate</loc>')
@@ -62,10 +65,7 @@ test('a menu opened before the page hydrates stays open when it does', async ({ 
   const profile = page.getByRole('link', { name: 'Profile' })
   await expect(profile).toBeVisible()
   releaseScripts()
-  // React has hydrated the header once its nodes carry fibers; its effects run right after.
-  await page.waitForFunction(() =>
-    Object.keys(document.querySelector('header') ?? {}).some((key) => key.startsWith('__reactFiber')),
-  )
+  await waitForHydration(page)
   await page.waitForLoadState('networkidle')
   await expect(profile).toBeVisible()
   // Hydrated for real: Escape (a JavaScript handler) now closes it.

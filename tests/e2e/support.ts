@@ -54,36 +54,63 @@ export async function petPhoto(name = 'corgi.jpg') {
 }
 
 /**
+ * The app's scripts start after the load event (decision 0021), so goto and reload would return
+ * before the page reacts to clicks. With JavaScript on they also wait for hydration, as a user
+ * waits for the page, unless the test itself asked for less than the load event.
+ */
+function hydrateOnNavigation(page: Page) {
+  const goto = page.goto.bind(page)
+  const reload = page.reload.bind(page)
+  const afterLoad = async (waitUntil: string | undefined) => {
+    if (waitUntil === 'commit' || waitUntil === 'domcontentloaded') return
+    await page.waitForFunction(hydrated, { orNotTheApp: true })
+  }
+  page.goto = async (url, options) => {
+    const response = await goto(url, options)
+    await afterLoad(options?.waitUntil)
+    return response
+  }
+  page.reload = async (options) => {
+    const response = await reload(options)
+    await afterLoad(options?.waitUntil)
+    return response
+  }
+}
+
+/**
  * Every test fails on a Content-Security-Policy violation in any of its pages (decision 0020):
  * Chromium's "Refused to …" console messages, and the pages' `securitypolicyviolation` events
  * (the listener is injected by Playwright, which the policy does not govern). The contexts a test
- * opens itself with browser.newContext are watched too.
+ * opens itself with browser.newContext are watched too, and their pages' navigations wait for
+ * hydration (hydrateOnNavigation).
  */
 export const test = base.extend<{ cspViolations: string[] }>({
   cspViolations: [
-    async ({ browser, context }, use) => {
+    async ({ browser, context, javaScriptEnabled }, use) => {
       const violations: string[] = []
-      const watchPage = (page: Page) =>
+      const watchPage = (page: Page, scripts: boolean) => {
+        if (scripts) hydrateOnNavigation(page)
         page.on('console', (message) => {
           const text = message.text()
           if (/Content Security Policy|Refused to|securitypolicyviolation/.test(text)) {
             violations.push(`${page.url()}: ${text}`)
           }
         })
-      const watch = async (watched: BrowserContext) => {
+      }
+      const watch = async (watched: BrowserContext, scripts: boolean) => {
         await watched.addInitScript(() =>
           document.addEventListener('securitypolicyviolation', (event) =>
             console.error(`securitypolicyviolation ${event.effectiveDirective} ${event.blockedURI}`),
           ),
         )
-        watched.pages().forEach(watchPage)
-        watched.on('page', watchPage)
+        watched.pages().forEach((page) => watchPage(page, scripts))
+        watched.on('page', (page) => watchPage(page, scripts))
       }
-      await watch(context)
+      await watch(context, javaScriptEnabled)
       const newContext = browser.newContext.bind(browser)
       browser.newContext = async (options) => {
         const created = await newContext(options)
-        await watch(created)
+        await watch(created, options?.javaScriptEnabled ?? true)
         return created
       }
       await use(violations)
@@ -93,3 +120,16 @@ export const test = base.extend<{ cspViolations: string[] }>({
     { auto: true },
   ],
 })
+
+/**
+ * Runs in the page: whether React has hydrated it (the header's nodes carry fibers; their effects
+ * run right after), or, with `orNotTheApp`, whether it has none of the app's scripts to wait for.
+ */
+function hydrated({ orNotTheApp }: { orNotTheApp: boolean }) {
+  if (orNotTheApp && !document.getElementById('remix-module-script')) return true
+  return Object.keys(document.querySelector('header') ?? {}).some((key) => key.startsWith('__reactFiber'))
+}
+
+export async function waitForHydration(page: Page, options: { timeout?: number } = {}) {
+  await page.waitForFunction(hydrated, { orNotTheApp: false }, options)
+}

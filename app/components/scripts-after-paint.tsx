@@ -1,0 +1,95 @@
+import { Scripts } from '@remix-run/react'
+import { Fragment, isValidElement, type ReactElement, type ReactNode } from 'react'
+
+/**
+ * Remix's <Scripts>, started once the page has loaded and painted rather than while it is parsed
+ * (decision 0021). Every page works without JavaScript, so what a visitor sees first never waits
+ * for the ~90 KB of React and Remix: on a slow phone link they no longer share the bandwidth with
+ * the page's first images, and hydration follows right after.
+ *
+ * Remix's own elements are kept but rearranged, the same way on the server and in the browser so
+ * that hydration matches: its `modulepreload` links are dropped, and its module script (route
+ * imports, then the entry that hydrates) is rendered inert (`type="text/x-remix-module"`). After
+ * the `load` event and two frames (or after MAX_WAIT_MS, if an image hangs), a small inline script
+ * appends the preloads and a live copy of the module script, with the request's CSP nonce, into a
+ * container React leaves alone (its children are `dangerouslySetInnerHTML`, which hydration does not
+ * compare), so the nodes it adds cannot break hydration. Anything else Remix renders is kept as is;
+ * if its module script is ever missing, Remix's output is used unchanged.
+ */
+export function ScriptsAfterPaint({ nonce }: { nonce: string }) {
+  // Called as a function, not rendered, so its elements can be rearranged; its hooks become this
+  // component's, which is fine because it is called on every render.
+  const rendered = Scripts({ nonce })
+  const parts = flatten(rendered)
+  const moduleScript = parts.find((part) => part.type === 'script' && part.props.type === 'module')
+  const moduleSource = moduleScript?.props.dangerouslySetInnerHTML?.__html
+  if (typeof moduleSource !== 'string') return rendered
+
+  const preloads = parts
+    .filter((part) => part.type === 'link' && part.props.rel === 'modulepreload')
+    .map((part) => part.props.href)
+  return (
+    <>
+      {parts.filter((part) => part.type !== 'link' && part !== moduleScript)}
+      <script
+        id={MODULE_SCRIPT_ID}
+        type="text/x-remix-module"
+        data-preloads={JSON.stringify(preloads)}
+        suppressHydrationWarning
+        dangerouslySetInnerHTML={{ __html: moduleSource }}
+      />
+      <div id={HOST_ID} hidden dangerouslySetInnerHTML={EMPTY_HOST} />
+      <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: START_AFTER_PAINT }} />
+    </>
+  )
+}
+
+type ScriptPart = ReactElement<{
+  type?: string
+  rel?: string
+  href?: string
+  dangerouslySetInnerHTML?: { __html?: unknown }
+}>
+
+/** Remix's output as a flat list of elements (it nests fragments and arrays). */
+function flatten(node: ReactNode): ScriptPart[] {
+  if (Array.isArray(node)) return node.flatMap(flatten)
+  if (!isValidElement<{ children?: ReactNode }>(node)) return []
+  return node.type === Fragment ? flatten(node.props.children) : [node as ScriptPart]
+}
+
+const MODULE_SCRIPT_ID = 'remix-module-script'
+const HOST_ID = 'remix-module-host'
+/** One object, so React never sees a changed value and never rewrites the host's children. */
+const EMPTY_HOST = { __html: '' }
+/** A page whose images never finish loading still hydrates after this long. */
+const MAX_WAIT_MS = 3000
+
+const START_AFTER_PAINT = `(function (current) {
+  var started = false
+  function start() {
+    if (started) return
+    started = true
+    var source = document.getElementById(${JSON.stringify(MODULE_SCRIPT_ID)})
+    var host = document.getElementById(${JSON.stringify(HOST_ID)})
+    JSON.parse(source.getAttribute('data-preloads')).forEach(function (href) {
+      var link = document.createElement('link')
+      link.rel = 'modulepreload'
+      link.href = href
+      host.appendChild(link)
+    })
+    var script = document.createElement('script')
+    script.type = 'module'
+    script.nonce = current.nonce
+    script.textContent = source.textContent
+    host.appendChild(script)
+  }
+  function afterTwoFrames() {
+    requestAnimationFrame(function () { requestAnimationFrame(function () { setTimeout(start) }) })
+    // Frames do not come in a hidden tab; timers still do.
+    setTimeout(start, 500)
+  }
+  if (document.readyState === 'complete') afterTwoFrames()
+  else addEventListener('load', afterTwoFrames, { once: true })
+  setTimeout(start, ${MAX_WAIT_MS})
+})(document.currentScript)`
