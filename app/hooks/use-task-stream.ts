@@ -4,15 +4,22 @@ import type { ClientTask } from '#app/features/generation/task-client.ts'
 /** The live stream of the signed-in user's task changes (app/routes/api.tasks.events.ts). */
 const TASK_STREAM_URL = '/api/tasks/events'
 
-/** After the stream was refused (an error answer, e.g. 429), another try after this long, doubling up to a minute. */
+/** After the stream was refused (an error answer, e.g. a 503), another try after this long, doubling up to a minute. */
 const REOPEN_MS = 5000
 const MAX_REOPEN_MS = 60_000
+/**
+ * After a newer tab of the same user took this tab's place (the server's per-user cap), about this
+ * long before this tab tries again; it polls meanwhile. Long, so that a user with more tabs than
+ * the cap does not keep them taking each other's place.
+ */
+const SUPERSEDED_REOPEN_MS = 60_000
 
 /**
  * Opens one EventSource for the tab and hands every task it receives to `onTask`. Answers whether
  * the stream is up: while it is not (never opened, refused, or reconnecting after a drop), the
  * caller polls instead. The browser reconnects by itself after a drop, sending Last-Event-ID; a
- * refused stream is tried again later, at a random moment so that tabs do not come back together.
+ * refused or superseded stream is tried again later, at a random moment so that tabs do not come
+ * back together.
  */
 export function useTaskStream(userId: string | undefined, onTask: (task: ClientTask) => void) {
   const [live, setLive] = useState(false)
@@ -32,12 +39,20 @@ export function useTaskStream(userId: string | undefined, onTask: (task: ClientT
         delayMs = REOPEN_MS
         setLive(true)
       }
+      const openLater = (afterMs: number) => {
+        setLive(false)
+        reopen = setTimeout(open, afterMs * (0.5 + Math.random()))
+      }
       source.onerror = () => {
         setLive(false)
         if (source.readyState !== EventSource.CLOSED) return
-        reopen = setTimeout(open, delayMs * (0.5 + Math.random()))
+        openLater(delayMs)
         delayMs = Math.min(delayMs * 2, MAX_REOPEN_MS)
       }
+      source.addEventListener('superseded', () => {
+        source.close()
+        openLater(SUPERSEDED_REOPEN_MS)
+      })
       source.addEventListener('task', (event) => {
         try {
           latest.current(JSON.parse((event as MessageEvent<string>).data) as ClientTask)

@@ -59,13 +59,13 @@ test('when the stream is blocked the page falls back to polling every 2 s', asyn
   await context.close()
 })
 
-test('a refused stream (429) is tried again a few seconds later; once it is up nothing polls', async ({ browser }) => {
+test('a refused stream (503) is tried again a few seconds later; once it is up nothing polls', async ({ browser }) => {
   const { context } = await newUserContext(browser, { name: 'Retrier' })
   const page = await context.newPage()
   let attempts = 0
   await page.route('**/api/tasks/events', (route) =>
     ++attempts === 1
-      ? route.fulfill({ status: 429, contentType: 'application/json', body: '{"message":"Too many"}' })
+      ? route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"Briefly unavailable"}' })
       : route.continue(),
   )
   const reopened = page.waitForResponse(
@@ -88,6 +88,29 @@ test('a refused stream (429) is tried again a few seconds later; once it is up n
     timeout: 30_000,
   })
   expect(pollsAfter).toEqual([])
+  await context.close()
+})
+
+test('a tab whose stream a newer tab superseded polls and stays off the stream for a while', async ({ browser }) => {
+  const { context } = await newUserContext(browser, { name: 'Superseded' })
+  const page = await context.newPage()
+  let streamRequests = 0
+  // What the server sends the oldest of a user's streams at the cap (task-streams.server.ts).
+  await page.route('**/api/tasks/events', (route) => {
+    streamRequests++
+    return route.fulfill({ status: 200, contentType: 'text/event-stream', body: 'event: superseded\ndata: \n\n' })
+  })
+  const polls: string[] = []
+  page.on('request', (request) => {
+    if (TASK_POLL.test(request.url())) polls.push(request.url())
+  })
+  await generatePortrait(page)
+  const item = page.getByRole('complementary', { name: "Today's Tasks" }).getByRole('listitem').first()
+  await expect(item.getByText('Completed')).toBeVisible({ timeout: 30_000 })
+  expect(polls.length).toBeGreaterThan(0)
+  // An EventSource left to itself reconnects 2 s after its stream ends; a superseded tab waits 30 s or more.
+  await page.waitForTimeout(3000)
+  expect(streamRequests).toBe(1)
   await context.close()
 })
 

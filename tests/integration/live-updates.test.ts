@@ -89,25 +89,23 @@ test('a reconnection with Last-Event-ID gets what changed while it was away', as
   await again.close()
 })
 
-test('streams beyond the per-user cap are refused with 429; heartbeats keep an idle stream busy', async () => {
+test('a stream beyond the per-user cap supersedes the oldest, which is told so and ends; heartbeats keep an idle stream busy', async () => {
   const { token } = await createTestUser()
-  const open = [
+  const [oldest, second] = [
     readEventStream(await openStream(webA.origin, token)),
     readEventStream(await openStream(webA.origin, token)),
   ]
-  const refused = await openStream(webA.origin, token)
-  expect(refused.status).toBe(429)
-  expect(await refused.json()).toEqual({ message: expect.stringContaining('Too many') })
-  await waitFor(() => open[0].comments.includes('ping'), { timeout: 3000 })
-
-  await open[1].close()
-  const replacement = await waitFor(async () => {
-    const response = await openStream(webA.origin, token)
-    if (response.status === 200) return response
-    await response.body?.cancel()
-    return null
-  })
-  await Promise.all([open[0].close(), readEventStream(replacement).close()])
+  await waitFor(() => oldest.comments.includes('ping'), { timeout: 3000 })
+  const newest = await openStream(webA.origin, token)
+  expect(newest.status).toBe(200)
+  await oldest.waitForEvent((event) => event.event === 'superseded', 3000)
+  await oldest.ended
+  // The other two stay open and keep receiving heartbeats.
+  const third = readEventStream(newest)
+  const pingsBefore = second.comments.length
+  await waitFor(() => third.comments.includes('ping') && second.comments.length > pingsBefore, { timeout: 3000 })
+  expect(second.events.some((event) => event.event === 'superseded')).toBe(false)
+  await Promise.all([second.close(), third.close()])
 })
 
 test('a stream ends after its maximum age; a signed-out session cannot open another', async () => {

@@ -41,6 +41,8 @@ interface OpenStream {
 
 /** How long a browser waits before reconnecting after the stream dropped. */
 const RETRY_MS = 2000
+/** Tells the oldest of a user's streams, at the cap, that a newer tab took its place: that tab polls for a while. */
+const SUPERSEDED_EVENT = 'event: superseded\ndata: \n\n'
 /** Chunks queued for a client that does not read: beyond this its stream is closed (it reconnects and catches up). */
 const MAX_BACKLOG = 200
 
@@ -127,11 +129,16 @@ export function createTaskStreams(options: TaskStreamOptions) {
   return {
     /**
      * A new stream of the user's task changes, starting with what changed after `lastEventId` (or,
-     * without one, the unfinished and just-changed tasks); null when the user has too many open.
+     * without one, the unfinished and just-changed tasks). At the user's cap the oldest stream is
+     * superseded: the tab just opened is the one being looked at, and a connection whose peer
+     * vanished without closing it (a phone gone offline) must not hold a slot until a ping fails.
      */
-    open(userId: string, lastEventId: string | null, signal: AbortSignal): ReadableStream<Uint8Array> | null {
+    open(userId: string, lastEventId: string | null, signal: AbortSignal): ReadableStream<Uint8Array> {
       const streams = byUser.get(userId) ?? new Set<OpenStream>()
-      if (streams.size >= options.maxStreamsPerUser) return null
+      for (const oldest of [...streams].slice(0, streams.size - options.maxStreamsPerUser + 1)) {
+        oldest.write(SUPERSEDED_EVENT)
+        oldest.close()
+      }
       start()
       const lastSeq = /^\d{1,15}$/.test(lastEventId ?? '') ? Number(lastEventId) : null
       let stream: OpenStream
