@@ -9,19 +9,36 @@ import {
   ScrollRestoration,
   useRouteError,
 } from '@remix-run/react'
-import type { ReactNode } from 'react'
+import { lazy, type ReactNode, Suspense } from 'react'
 import { unavailable } from '#app/components/error-boundary.tsx'
 import { useNonce } from '#app/components/nonce.tsx'
 import { ScriptsAfterPaint } from '#app/components/scripts-after-paint.tsx'
 import { PageViewBeacon } from '#app/components/page-view-beacon.tsx'
 import { SiteHeader } from '#app/components/site-header.tsx'
 import { SiteStylesheets } from '#app/components/site-stylesheets.tsx'
-import { TaskSidebar } from '#app/components/task-sidebar.tsx'
 import { toPublicUser } from '#app/features/accounts/user.server.ts'
 import { getOptionalUser } from '#app/utils/auth.server.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { userPermissions } from '#app/utils/permissions.server.ts'
 import { seo } from '#app/utils/seo.ts'
+import { useHydrated } from '#app/hooks/use-hydrated.ts'
+import { useRootData } from '#app/hooks/use-root-data.ts'
+
+// Its own chunk, loaded only for a signed-in user once the page has hydrated: a guest's pages never
+// load it (decision 0021). It needs JavaScript anyway (a toggled panel fed by the live stream).
+const TaskSidebar = lazy(() =>
+  import('#app/components/task-sidebar.tsx').then((module) => ({ default: module.TaskSidebar })),
+)
+
+function SignedInTaskSidebar() {
+  const signedIn = Boolean(useRootData()?.user)
+  const hydrated = useHydrated()
+  return signedIn && hydrated ? (
+    <Suspense fallback={null}>
+      <TaskSidebar />
+    </Suspense>
+  ) : null
+}
 
 export const links: LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }]
 
@@ -66,7 +83,7 @@ export default function App() {
       <main className="page">
         <Outlet />
       </main>
-      <TaskSidebar />
+      <SignedInTaskSidebar />
       <PageViewBeacon />
     </Document>
   )

@@ -72,6 +72,9 @@ test('the scripts start after the page has loaded and painted, then hydrate it w
     expect(timing.scripts).toBeGreaterThan(3)
     expect(timing.firstScriptStart).toBeGreaterThanOrEqual(timing.loadEnd)
     expect(timing.firstPaint).toBeLessThan(timing.firstScriptStart)
+    // Today's Tasks is only for signed-in users: a guest never loads its chunk.
+    const names = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name))
+    expect(names.filter((name) => name.includes('task-sidebar'))).toEqual([])
   }
   // React reports a hydration mismatch as a console error (and renders the page again).
   expect(consoleErrors).toEqual([])
