@@ -10,10 +10,11 @@ import { Fragment, isValidElement, type ReactElement, type ReactNode } from 'rea
  * Remix's own elements are kept but rearranged, the same way on the server and in the browser so
  * that hydration matches: its `modulepreload` links are dropped, and its module script (route
  * imports, then the entry that hydrates) is rendered inert (`type="text/x-remix-module"`). After
- * the `load` event and two frames (or after MAX_WAIT_MS, if an image hangs), a small inline script
- * appends the preloads and a live copy of the module script, with the request's CSP nonce, into a
- * container React leaves alone (its children are `dangerouslySetInnerHTML`, which hydration does not
- * compare), so the nodes it adds cannot break hydration. Anything else Remix renders is kept as is;
+ * the `load` event and the first contentful paint, and two frames more (or after MAX_WAIT_MS, if
+ * an image hangs), a small inline script appends the preloads and a live copy of the module
+ * script, with the request's CSP nonce, into a container React leaves alone (its children are
+ * `dangerouslySetInnerHTML`, which hydration does not compare), so the nodes it adds cannot break
+ * hydration. Anything else Remix renders is kept as is;
  * if its module script is ever missing, Remix's output is used unchanged.
  */
 export function ScriptsAfterPaint({ nonce }: { nonce: string }) {
@@ -84,12 +85,27 @@ const START_AFTER_PAINT = `(function (current) {
     script.textContent = source.textContent
     host.appendChild(script)
   }
-  function afterTwoFrames() {
+  // Both the load event and the first contentful paint, then two frames more (for the images
+  // that loaded last). Frames and paints do not come in a hidden tab: there timers alone decide.
+  var loaded = false
+  var painted = document.visibilityState === 'hidden' || !(window.PerformanceObserver &&
+    PerformanceObserver.supportedEntryTypes && PerformanceObserver.supportedEntryTypes.indexOf('paint') >= 0)
+  function whenLoadedAndPainted() {
+    if (!loaded || !painted) return
     requestAnimationFrame(function () { requestAnimationFrame(function () { setTimeout(start) }) })
-    // Frames do not come in a hidden tab; timers still do.
     setTimeout(start, 500)
   }
-  if (document.readyState === 'complete') afterTwoFrames()
-  else addEventListener('load', afterTwoFrames, { once: true })
+  if (!painted) {
+    new PerformanceObserver(function (list, observer) {
+      if (list.getEntriesByName('first-contentful-paint').length === 0) return
+      observer.disconnect()
+      painted = true
+      whenLoadedAndPainted()
+    }).observe({ type: 'paint', buffered: true })
+  }
+  addEventListener('load', function () {
+    loaded = true
+    whenLoadedAndPainted()
+  }, { once: true })
   setTimeout(start, ${MAX_WAIT_MS})
 })(document.currentScript)`
