@@ -14,8 +14,8 @@ import { Fragment, isValidElement, type ReactElement, type ReactNode } from 'rea
  * an image hangs), a small inline script appends the preloads and a live copy of the module
  * script, with the request's CSP nonce, into a container React leaves alone (its children are
  * `dangerouslySetInnerHTML`, which hydration does not compare), so the nodes it adds cannot break
- * hydration. Anything else Remix renders is kept as is;
- * if its module script is ever missing, Remix's output is used unchanged.
+ * hydration. Anything else Remix renders is kept as is; if its module script is ever missing,
+ * Remix's output is used unchanged.
  */
 export function ScriptsAfterPaint({ nonce }: { nonce: string }) {
   // Called as a function, not rendered, so its elements can be rearranged; its hooks become this

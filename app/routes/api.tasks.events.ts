@@ -6,8 +6,9 @@ import { requireUser } from '#app/utils/permissions.server.ts'
 /**
  * GET /api/tasks/events: the signed-in user's task changes as Server-Sent Events (`event: task`,
  * data a Task as the task API answers it, id the change's number). A reconnection's Last-Event-ID
- * replays what changed since; at the user's cap the oldest stream gets `event: superseded` and ends
- * (app/features/live-updates/task-streams.server.ts). Not part of the spec's API: the pages use it instead of polling.
+ * replays what changed since; at the user's cap the oldest stream gets `event: superseded` and
+ * ends (app/features/live-updates/task-streams.server.ts). Not part of the spec's API: the pages
+ * use it instead of polling.
  */
 export const loader = apiHandler(async ({ request }: LoaderFunctionArgs) => {
   const user = await requireUser(request)

@@ -18,7 +18,7 @@ beforeAll(async () => {
   ;[webA, webB] = await Promise.all([
     startWebProcess({
       LIVE_UPDATES_HEARTBEAT_MS: '300',
-      LIVE_UPDATES_MAX_STREAMS_PER_USER: '2',
+      LIVE_UPDATES_MAX_STREAMS_PER_USER: '4',
       LIVE_UPDATES_MAX_STREAM_AGE_MS: '2500',
     }),
     startWebProcess(),
@@ -91,21 +91,26 @@ test('a reconnection with Last-Event-ID gets what changed while it was away', as
 
 test('a stream beyond the per-user cap supersedes the oldest, which is told so and ends; heartbeats keep an idle stream busy', async () => {
   const { token } = await createTestUser()
-  const [oldest, second] = [
-    readEventStream(await openStream(webA.origin, token)),
-    readEventStream(await openStream(webA.origin, token)),
-  ]
-  await waitFor(() => oldest.comments.includes('ping'), { timeout: 3000 })
+  type Stream = ReturnType<typeof readEventStream>
+  const open: Stream[] = []
+  for (let index = 0; index < 4; index++) open.push(readEventStream(await openStream(webA.origin, token)))
+  await waitFor(() => open.every((stream) => stream.comments.includes('ping')), { timeout: 3000 })
+  const isSuperseded = (stream: Stream) => stream.events.some((event) => event.event === 'superseded')
+  // Up to the cap (4) nobody is superseded.
+  expect(open.filter(isSuperseded)).toEqual([])
+
   const newest = await openStream(webA.origin, token)
   expect(newest.status).toBe(200)
-  await oldest.waitForEvent((event) => event.event === 'superseded', 3000)
-  await oldest.ended
-  // The other two stay open and keep receiving heartbeats.
-  const third = readEventStream(newest)
-  const pingsBefore = second.comments.length
-  await waitFor(() => third.comments.includes('ping') && second.comments.length > pingsBefore, { timeout: 3000 })
-  expect(second.events.some((event) => event.event === 'superseded')).toBe(false)
-  await Promise.all([second.close(), third.close()])
+  open.push(readEventStream(newest))
+  await open[0].waitForEvent((event) => event.event === 'superseded', 3000)
+  await open[0].ended
+  // Exactly the oldest: the other four stay open and keep receiving heartbeats.
+  const pingsBefore = open.map((stream) => stream.comments.length)
+  await waitFor(() => open.slice(1).every((stream, index) => stream.comments.length > pingsBefore[index + 1]), {
+    timeout: 3000,
+  })
+  expect(open.slice(1).filter(isSuperseded)).toEqual([])
+  await Promise.all(open.slice(1).map((stream) => stream.close()))
 })
 
 test('a stream ends after its maximum age; a signed-out session cannot open another', async () => {

@@ -135,7 +135,8 @@ export function createTaskStreams(options: TaskStreamOptions) {
      */
     open(userId: string, lastEventId: string | null, signal: AbortSignal): ReadableStream<Uint8Array> {
       const streams = byUser.get(userId) ?? new Set<OpenStream>()
-      for (const oldest of [...streams].slice(0, streams.size - options.maxStreamsPerUser + 1)) {
+      const excess = streams.size + 1 - options.maxStreamsPerUser
+      for (const oldest of excess > 0 ? [...streams].slice(0, excess) : []) {
         oldest.write(SUPERSEDED_EVENT)
         oldest.close()
       }
