@@ -26,12 +26,11 @@ export function ScriptsAfterPaint({ nonce }: { nonce: string }) {
   const moduleSource = moduleScript?.props.dangerouslySetInnerHTML?.__html
   if (typeof moduleSource !== 'string') return rendered
 
-  const preloads = parts
-    .filter((part) => part.type === 'link' && part.props.rel === 'modulepreload')
-    .map((part) => part.props.href)
+  const isModulePreload = (part: ScriptPart) => part.type === 'link' && part.props.rel === 'modulepreload'
+  const preloads = parts.filter(isModulePreload).map((part) => part.props.href)
   return (
     <>
-      {parts.filter((part) => part.type !== 'link' && part !== moduleScript)}
+      {parts.filter((part) => !isModulePreload(part) && part !== moduleScript)}
       <script
         id={MODULE_SCRIPT_ID}
         type="text/x-remix-module"

@@ -40,7 +40,6 @@ export function useTaskStream(userId: string | undefined, onTask: (task: ClientT
         setLive(true)
       }
       const openLater = (afterMs: number) => {
-        setLive(false)
         reopen = setTimeout(open, afterMs * (0.5 + Math.random()))
       }
       source.onerror = () => {
@@ -51,6 +50,7 @@ export function useTaskStream(userId: string | undefined, onTask: (task: ClientT
       }
       source.addEventListener('superseded', () => {
         source.close()
+        setLive(false)
         openLater(SUPERSEDED_REOPEN_MS)
       })
       source.addEventListener('task', (event) => {
