@@ -1,22 +1,18 @@
-import type { ActionFunctionArgs, LinksFunction, MetaFunction } from '@remix-run/node'
+import type { ActionFunctionArgs, LinksFunction } from '@remix-run/node'
 import {
-  firstRowPreloads,
   GalleryErrorBoundary,
   galleryLinks,
+  galleryMeta,
   GalleryPage,
   shouldRevalidateGallery,
 } from '#app/components/gallery/gallery-page.tsx'
 import { galleryAction, loadGallery } from '#app/features/gallery/gallery-page.server.ts'
-import { seo } from '#app/utils/seo.ts'
 
-export const meta: MetaFunction<typeof loader> = ({ data, location }) => [
-  ...seo({
-    title: 'AI pet portraits from your photos',
-    description: 'Browse pet portrait templates by style and turn your own pet photo into an AI portrait in seconds.',
-    keywords: 'AI pet portrait, pet photo art, dog portrait, cat portrait, pet templates',
-  }),
-  ...firstRowPreloads(data, location.search),
-]
+export const meta = galleryMeta({
+  title: 'AI pet portraits from your photos',
+  description: 'Browse pet portrait templates by style and turn your own pet photo into an AI portrait in seconds.',
+  keywords: 'AI pet portrait, pet photo art, dog portrait, cat portrait, pet templates',
+})
 
 export const links: LinksFunction = galleryLinks
 export const loader = () => loadGallery()

@@ -1,4 +1,4 @@
-import type { LinkDescriptor, MetaDescriptor } from '@remix-run/node'
+import type { LinkDescriptor, MetaDescriptor, MetaFunction } from '@remix-run/node'
 import type { ShouldRevalidateFunction } from '@remix-run/react'
 import {
   isRouteErrorResponse,
@@ -14,6 +14,7 @@ import { BrieflyUnavailable, isUnavailable } from '#app/components/error-boundar
 import type { galleryAction, loadGallery } from '#app/features/gallery/gallery-page.server.ts'
 import { ALL_STYLES, type StyleJson, type TemplateJson } from '#app/features/gallery/gallery-shared.ts'
 import { useCan, useRootData } from '#app/hooks/use-root-data.ts'
+import { seo } from '#app/utils/seo.ts'
 import { imageLoading } from './first-row.ts'
 import { GalleryCard, gallerySrcSet, GRID_SIZES } from './gallery-card.tsx'
 import { StyleFilter } from './style-filter.tsx'
@@ -52,9 +53,9 @@ function templatesShown(styles: StyleJson[], images: TemplateJson[], params: URL
 
 /**
  * Head links that preload the images of the phone layout's first row (imageLoading's 'high'), so
- * they are requested before the rest of the page is even parsed. For the gallery routes' `meta`.
+ * they are requested before the rest of the page is even parsed.
  */
-export function firstRowPreloads(
+function firstRowPreloads(
   data: { styles: StyleJson[]; images: TemplateJson[] } | undefined,
   search: string,
 ): MetaDescriptor[] {
@@ -73,6 +74,11 @@ export function firstRowPreloads(
       fetchPriority: 'high',
     }))
 }
+
+/** A gallery route's `meta`: its own title and keywords, and the preloads of the shown first row. */
+export const galleryMeta =
+  (page: Parameters<typeof seo>[0]): MetaFunction<typeof loadGallery> =>
+  ({ data, location }) => [...seo(page), ...firstRowPreloads(data, location.search)]
 
 /** / and /inspiration: style filter, masonry grid, Use template modal, admin delete. */
 export function GalleryPage() {
