@@ -9,9 +9,9 @@ export const unavailable = {
   text: 'Pawtrait is briefly unavailable. Please try again in a few seconds.',
 }
 
-export const isUnavailable = (error: unknown) => isRouteErrorResponse(error) && error.status === 503
+const isUnavailable = (error: unknown) => isRouteErrorResponse(error) && error.status === 503
 
-export function BrieflyUnavailable() {
+function BrieflyUnavailable() {
   return (
     <div className="card center-card" role="alert">
       <h1>{unavailable.title}</h1>
@@ -23,14 +23,16 @@ export function BrieflyUnavailable() {
 /**
  * The one error boundary of the pages: a thrown Response with a status the route handles (a
  * permission refusal, a missing record) shows that route's card; an unreachable database the
- * "briefly unavailable" card; anything else shows `fallback`.
+ * "briefly unavailable" card; anything else shows `title` and `fallback`.
  * Stack traces never reach the page.
  */
 export function GeneralErrorBoundary({
   statusHandlers = {},
+  title = 'Something went wrong',
   fallback = 'This page could not be loaded. Please try again later.',
 }: {
   statusHandlers?: Record<number, (error: ErrorResponse) => ReactNode>
+  title?: string
   fallback?: string
 }) {
   const error = useRouteError()
@@ -39,7 +41,7 @@ export function GeneralErrorBoundary({
   if (isUnavailable(error)) return <BrieflyUnavailable />
   return (
     <div className="card center-card" role="alert">
-      <h1>Something went wrong</h1>
+      <h1>{title}</h1>
       <p>{fallback}</p>
     </div>
   )

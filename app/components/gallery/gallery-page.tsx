@@ -1,16 +1,8 @@
 import type { LinkDescriptor, MetaDescriptor, MetaFunction } from '@remix-run/node'
 import type { ShouldRevalidateFunction } from '@remix-run/react'
-import {
-  isRouteErrorResponse,
-  Link,
-  useActionData,
-  useLoaderData,
-  useLocation,
-  useNavigation,
-  useRouteError,
-} from '@remix-run/react'
+import { Link, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react'
 import { AccessDenied } from '#app/components/access-denied.tsx'
-import { BrieflyUnavailable, isUnavailable } from '#app/components/error-boundary.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import type { galleryAction, loadGallery } from '#app/features/gallery/gallery-page.server.ts'
 import { ALL_STYLES, type StyleJson, type TemplateJson } from '#app/features/gallery/gallery-shared.ts'
 import { useCan, useRootData } from '#app/hooks/use-root-data.ts'
@@ -156,15 +148,11 @@ export const shouldRevalidateGallery: ShouldRevalidateFunction = ({
 }) => (formMethod || currentUrl.pathname !== nextUrl.pathname ? defaultShouldRevalidate : false)
 
 export function GalleryErrorBoundary() {
-  const error = useRouteError()
-  if (isRouteErrorResponse(error) && error.status === 403) {
-    return <AccessDenied message="Only administrators can delete inspiration images." />
-  }
-  if (isUnavailable(error)) return <BrieflyUnavailable />
   return (
-    <div className="card center-card" role="alert">
-      <h1>Inspiration gallery</h1>
-      <p>Failed to load inspiration images. Please try again later.</p>
-    </div>
+    <GeneralErrorBoundary
+      statusHandlers={{ 403: () => <AccessDenied message="Only administrators can delete inspiration images." /> }}
+      title="Inspiration gallery"
+      fallback="Failed to load inspiration images. Please try again later."
+    />
   )
 }
