@@ -31,11 +31,11 @@ const TaskSidebar = lazy(() =>
 )
 
 function SignedInTaskSidebar() {
-  const signedIn = Boolean(useRootData()?.user)
+  const userId = useRootData()?.user?.id
   const hydrated = useHydrated()
-  return signedIn && hydrated ? (
+  return userId && hydrated ? (
     <Suspense fallback={null}>
-      <TaskSidebar />
+      <TaskSidebar userId={userId} />
     </Suspense>
   ) : null
 }

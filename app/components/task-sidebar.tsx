@@ -2,7 +2,6 @@ import { useRevalidator } from '@remix-run/react'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { Icon } from '#app/components/icons/icon.tsx'
 import { useDoneNotifications } from '#app/hooks/use-done-notifications.ts'
-import { useRootData } from '#app/hooks/use-root-data.ts'
 import { useTaskStream } from '#app/hooks/use-task-stream.ts'
 import {
   downloadName,
@@ -29,18 +28,14 @@ import {
  * are polled every 2 s, and only while there are some. When one finishes, the root loader is
  * revalidated 0.5 s later so the credits shown are current.
  */
-export function TaskSidebar() {
-  const userId = useRootData()?.user?.id
+export function TaskSidebar({ userId }: { userId: string }) {
   const [tasks, setTasks] = useState<ClientTask[]>([])
   const [open, setOpen] = useState(false)
   const [loaded, setLoaded] = useState(false)
   const revalidator = useRevalidator()
 
-  const merge = useCallback((fresh: ClientTask[]) => setTasks((current) => mergeTasks(current, fresh)), [])
-
   // Today's tasks from the server, merged with the ones saved by earlier visits.
   useEffect(() => {
-    if (!userId) return
     const controller = new AbortController()
     const load = (fresh: ClientTask[]) => {
       setTasks((current) => mergeTasks(mergeTasks(readSavedTasks(localStorage, userId), current), fresh))
@@ -56,7 +51,7 @@ export function TaskSidebar() {
   }, [userId])
 
   useEffect(() => {
-    if (loaded && userId) saveTasks(localStorage, userId, tasks)
+    if (loaded) saveTasks(localStorage, userId, tasks)
   }, [loaded, userId, tasks])
 
   useEffect(() => {
@@ -80,25 +75,19 @@ export function TaskSidebar() {
   })
 
   /** Newer states of tasks, from the stream or a poll: shown, passed on to the page, and announced. */
-  const applyFresh = useCallback(
-    (fresh: ClientTask[]) => {
-      const ended = endedTasks(latest.current.tasks, fresh)
-      // Seen at once, before React renders again: the same change arriving twice ends a task once.
-      latest.current.tasks = mergeTasks(latest.current.tasks, fresh)
-      merge(fresh)
-      for (const task of fresh) window.dispatchEvent(new CustomEvent(TASK_UPDATED_EVENT, { detail: task }))
-      if (ended.length > 0) {
-        latest.current.notifyEnded(ended)
-        setTimeout(() => latest.current.revalidate(), USER_REFRESH_DELAY_MS) // the credits shown (a refund)
-      }
-    },
-    [merge],
-  )
+  const applyFresh = useCallback((fresh: ClientTask[]) => {
+    const ended = endedTasks(latest.current.tasks, fresh)
+    // Seen at once, before React renders again: the same change arriving twice ends a task once.
+    latest.current.tasks = mergeTasks(latest.current.tasks, fresh)
+    setTasks((current) => mergeTasks(current, fresh))
+    for (const task of fresh) window.dispatchEvent(new CustomEvent(TASK_UPDATED_EVENT, { detail: task }))
+    if (ended.length > 0) {
+      latest.current.notifyEnded(ended)
+      setTimeout(() => latest.current.revalidate(), USER_REFRESH_DELAY_MS) // the credits shown (a refund)
+    }
+  }, [])
 
-  const live = useTaskStream(
-    userId,
-    useCallback((task: ClientTask) => applyFresh([task]), [applyFresh]),
-  )
+  const live = useTaskStream(userId, (task) => applyFresh([task]))
 
   useEffect(() => {
     if (!activeKey || live) return
@@ -121,7 +110,6 @@ export function TaskSidebar() {
     return () => clearInterval(timer)
   }, [activeKey, live, applyFresh])
 
-  if (!userId) return null
   return (
     <>
       <button

@@ -46,7 +46,7 @@ export function FieldError({ id, errors }: { id?: string; errors?: string[] }) {
 }
 
 /** The form-level error (a refused login, a rate limit) above the fields. */
-export function FormError({ errors, id }: { errors?: string[]; id: string }) {
+export function FormError({ errors, id }: { errors?: string[] | null; id: string }) {
   if (!errors?.length) return null
   return (
     <p className="form-error" id={id} role="alert">

@@ -21,7 +21,7 @@ const SUPERSEDED_REOPEN_MS = 60_000
  * refused or superseded stream is tried again later, at a random moment so that tabs do not come
  * back together.
  */
-export function useTaskStream(userId: string | undefined, onTask: (task: ClientTask) => void) {
+export function useTaskStream(userId: string, onTask: (task: ClientTask) => void) {
   const [live, setLive] = useState(false)
   const latest = useRef(onTask)
   useEffect(() => {
@@ -29,7 +29,7 @@ export function useTaskStream(userId: string | undefined, onTask: (task: ClientT
   })
 
   useEffect(() => {
-    if (!userId || typeof EventSource === 'undefined') return
+    if (typeof EventSource === 'undefined') return
     let source: EventSource
     let reopen: ReturnType<typeof setTimeout> | undefined
     let delayMs = REOPEN_MS

@@ -173,7 +173,7 @@ function VideoForm({ costs, onSubmitted, onDialog }: VideoFormProps) {
 
   return (
     <form method="post" encType="multipart/form-data" {...getFormProps(form)}>
-      <FormError errors={formErrors ?? undefined} id={form.errorId} />
+      <FormError errors={formErrors} id={form.errorId} />
       {purchaseMessage ? <VideoDialogs dialog={{ kind: 'purchase', message: purchaseMessage }} /> : null}
 
       <div className="mode-switch" role="radiogroup" aria-label="Mode">

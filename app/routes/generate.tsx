@@ -190,7 +190,7 @@ export default function Generate() {
         ) : null}
 
         <form method="post" encType="multipart/form-data" {...getFormProps(form)}>
-          <FormError errors={formErrors ?? undefined} id={form.errorId} />
+          <FormError errors={formErrors} id={form.errorId} />
 
           <fieldset className="generate-step">
             <legend>Step 1: Upload a pet photo</legend>
@@ -201,7 +201,7 @@ export default function Generate() {
               alt="Your pet photo"
               hint={<>Choose a clear photo of your pet (JPEG, PNG, WebP or GIF, up to {MAX_IMAGE_MB}MB)</>}
               onChange={previewPhoto}
-              errors={imageErrors.length ? imageErrors : undefined}
+              errors={imageErrors}
             />
           </fieldset>
 
