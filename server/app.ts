@@ -36,8 +36,8 @@ export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, ob
   if (observers) app.use(logRequests(observers.logger, observers.metrics))
   app.use(closeAfterEarlyAnswers())
   app.use(securityHeaders(env))
-  // Live update streams (text/event-stream) must reach the browser chunk by chunk, never compressed.
-  app.use(compression({ filter: (req, res) => !isEventStream(res) && compression.filter(req, res) }))
+  // Live update streams stay uncompressed, chunk by chunk: compression honours their `no-transform`.
+  app.use(compression())
   // Fingerprinted bundles can be cached forever; other public files for an hour.
   app.use('/build', express.static(path.join(root, 'public/build'), { immutable: true, maxAge: '1y' }))
   // API and media requests never name a public file: spare them the file-system lookup.
@@ -59,5 +59,3 @@ export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, ob
   app.use(answerExpressErrors)
   return app
 }
-
-const isEventStream = (res: express.Response) => String(res.getHeader('Content-Type')).startsWith('text/event-stream')
