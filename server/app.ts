@@ -29,7 +29,7 @@ export interface RequestObservers {
  */
 export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, observers?: RequestObservers) {
   // Loaders and actions note their route pattern for the log line and the metrics' route label.
-  const build = answerOutagesWith503(instrumentRoutes(remixBuild))
+  const build = instrumentRoutes(remixBuild)
   const app = express()
   app.disable('x-powered-by')
   app.set('trust proxy', true)
@@ -54,7 +54,12 @@ export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, ob
   app.all(
     '*',
     retryAfterOn503,
-    createRequestHandler({ build, mode: env.NODE_ENV, getLoadContext: (_req, res) => ({ cspNonce: cspNonceOf(res) }) }),
+    createRequestHandler({
+      // /api routes answer an outage themselves (apiHandler); pages through their error boundary.
+      build: answerOutagesWith503(build),
+      mode: env.NODE_ENV,
+      getLoadContext: (_req, res) => ({ cspNonce: cspNonceOf(res) }),
+    }),
   )
   app.use(answerExpressErrors)
   return app
