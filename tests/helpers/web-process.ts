@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { startNodeProcess } from './node-process.ts'
 import { waitFor } from './worker-process.ts'
 
 /**
@@ -6,21 +6,7 @@ import { waitFor } from './worker-process.ts'
  * with its own database pool and LISTEN connection, against this test file's database.
  */
 export async function startWebProcess(env: Record<string, string> = {}) {
-  const output: string[] = []
-  const child = spawn(process.execPath, ['tests/helpers/web-process-main.ts'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  child.stdout.on('data', (chunk) => output.push(String(chunk)))
-  child.stderr.on('data', (chunk) => output.push(String(chunk)))
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const { output, stop } = startNodeProcess('tests/helpers/web-process-main.ts', env)
   const origin = await waitFor(() => /\[web\] listening at (\S+)/.exec(output.join(''))?.[1], { timeout: 20_000 })
-  return {
-    origin,
-    output,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
-      await exited
-    },
-  }
+  return { origin, output, stop }
 }

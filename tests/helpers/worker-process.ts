@@ -1,27 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import { startNodeProcess } from './node-process.ts'
 
 /** Starts the real worker process (worker/index.ts) against this test file's database. */
 export function startWorker(env: Record<string, string> = {}) {
-  const output: string[] = []
-  const child: ChildProcess = spawn(process.execPath, ['worker/index.ts'], {
-    env: { ...process.env, WORKER_CONCURRENCY: '2', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  child.stdout?.on('data', (chunk) => output.push(String(chunk)))
-  child.stderr?.on('data', (chunk) => output.push(String(chunk)))
-
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-
+  const worker = startNodeProcess('worker/index.ts', { WORKER_CONCURRENCY: '2', ...env })
   return {
-    child,
-    output,
-    exited,
+    ...worker,
     async ready() {
-      await waitFor(() => output.join('').includes('[worker] started'), { timeout: 20_000 })
-    },
-    async stop(signal: NodeJS.Signals = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal)
-      return exited
+      await waitFor(() => worker.output.join('').includes('[worker] started'), { timeout: 20_000 })
     },
   }
 }
