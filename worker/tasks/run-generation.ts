@@ -101,7 +101,7 @@ async function runAttempt(taskId: string, helpers: JobHelpers, job: GenerationJo
     recordHeartbeat(db, taskId).catch((error) => helpers.logger.warn(`heartbeat of ${taskId} failed: ${error}`))
   const heartbeat = setInterval(beat, getWorkerEnv().TASK_HEARTBEAT_MS)
   try {
-    let key = await findStoredResult(taskId)
+    let key = await findStoredResult(task)
     if (key) helpers.logger.info(`task ${taskId}: using the result an earlier attempt received`)
     else {
       const inputs = await loadInputs(task.input_keys)

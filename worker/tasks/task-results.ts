@@ -1,3 +1,4 @@
+import type { GenerationTask } from '#platform/db-schema.ts'
 import { assertMediaKey, getStorage } from '#platform/storage.server.ts'
 import { withStorageRetries } from '#worker/storage-retries.ts'
 import { ProviderError, type GeneratedMedia } from '#worker/providers/types.ts'
@@ -22,11 +23,15 @@ function resultKey(taskId: string, ext: string) {
   return key
 }
 
-/** The key of a result an earlier attempt of this task received, or null. */
-export async function findStoredResult(taskId: string): Promise<string | null> {
+/**
+ * The key of a result an earlier attempt of this task received, or null. `task` is the row of the
+ * attempt under way (startTaskAttempt counted it): its first attempt has no earlier one to look for.
+ */
+export async function findStoredResult(task: Pick<GenerationTask, 'id' | 'attempts'>): Promise<string | null> {
+  if (task.attempts <= 1) return null
   const storage = getStorage()
-  const keys = Object.values(extensions).map((ext) => resultKey(taskId, ext))
-  const found = await withStorageRetries(`looking for the result of ${taskId}`, () =>
+  const keys = Object.values(extensions).map((ext) => resultKey(task.id, ext))
+  const found = await withStorageRetries(`looking for the result of ${task.id}`, () =>
     Promise.all(keys.map((key) => storage.stat(key))),
   )
   return keys.find((_key, index) => found[index] !== null) ?? null
