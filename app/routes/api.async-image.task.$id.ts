@@ -3,13 +3,12 @@ import { findTaskView } from '#app/features/generation/user-tasks.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { requireUser } from '#app/utils/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
-import { getEnv } from '#platform/env.server.ts'
 import { notFound } from '#app/utils/http.server.ts'
 
 /** GET /api/async-image/task/{id}: the owner's image task with its place in the queue. */
 export const loader = apiHandler(async ({ request, params }) => {
   const user = await requireUser(request)
-  const task = await findTaskView(getDb(), user.id, params.id ?? '', 'image', getEnv().IMAGE_CONCURRENCY)
+  const task = await findTaskView(getDb(), user.id, params.id ?? '', 'image')
   if (!task) throw notFound('Task not found')
   return json(task, { headers: { 'Cache-Control': 'no-store' } })
 })

@@ -3,11 +3,10 @@ import { listRecentTaskViews } from '#app/features/generation/user-tasks.server.
 import { apiHandler } from '#app/utils/api.server.ts'
 import { requireUser } from '#app/utils/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
-import { getEnv } from '#platform/env.server.ts'
 
 /** GET /api/async-image/tasks/today: the user's tasks (images and videos) of the last 24 hours. */
 export const loader = apiHandler(async ({ request }) => {
   const user = await requireUser(request)
-  const tasks = await listRecentTaskViews(getDb(), user.id, getEnv().IMAGE_CONCURRENCY)
+  const tasks = await listRecentTaskViews(getDb(), user.id)
   return json({ tasks }, { headers: { 'Cache-Control': 'no-store' } })
 })

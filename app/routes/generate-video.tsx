@@ -54,7 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const settings = await getSystemConfig(db)
   // After a submission without JavaScript the page shows that task's state.
   const taskId = new URL(request.url).searchParams.get('task')
-  const task = taskId ? await findTaskView(db, user.id, taskId, 'video', env.VIDEO_CONCURRENCY) : null
+  const task = taskId ? await findTaskView(db, user.id, taskId, 'video') : null
   return json({
     costs: { stable: videoCost(settings, 'stable'), fast: videoCost(settings, 'fast') },
     offlineRenderer: env.VIDEO_PROVIDER === 'local',

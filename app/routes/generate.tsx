@@ -63,7 +63,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [styles, settings] = await Promise.all([listStyles(db, 'generator'), getSystemConfig(db)])
   // After a submission without JavaScript the page shows that task's state.
   const taskId = new URL(request.url).searchParams.get('task')
-  const task = user && taskId ? await findTaskView(db, user.id, taskId, 'image', env.IMAGE_CONCURRENCY) : null
+  const task = user && taskId ? await findTaskView(db, user.id, taskId, 'image') : null
   return json({
     styles: styles.filter((style) => isGeneratorStyle(style.value)),
     cost: settings.imageGenerationCreditCost,

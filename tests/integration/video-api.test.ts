@@ -19,10 +19,13 @@ import { submitVideo } from '#tests/helpers/video.ts'
 import { action as deleteVideo } from '#app/routes/api.async-video.delete.$taskId.ts'
 import { loader as videoHistory } from '#app/routes/api.async-video.history.ts'
 import { loader as videoTask } from '#app/routes/api.async-video.task.$id.ts'
+import { loader as todayTasks } from '#app/routes/api.async-image.tasks.today.ts'
 
 const media = withOwnDataDir()
 const OWNER_EMAIL = 'owner@pawtrait.test'
 process.env.OWNER_EMAIL = OWNER_EMAIL
+// Unlike the image figure (2 with the local provider): a video's view must show the video lanes.
+process.env.VIDEO_CONCURRENCY = '3'
 const db = getDb()
 
 const textVideo = { mode: 'text', prompt: 'A corgi surfing a wave at sunset', aspectRatio: '16:9', quality: 'stable' }
@@ -235,12 +238,15 @@ describe('GET /api/async-video/task/{id}', () => {
       queuePosition: expect.any(Number),
       totalInQueue: expect.any(Number),
       runningTasks: expect.any(Number),
-      maxConcurrentTasks: expect.any(Number),
+      maxConcurrentTasks: 3,
       result: null,
       description: 'Generate pet video',
     })
     expect(view.queuePosition).toBeGreaterThanOrEqual(1)
     expect(view.queuePosition).toBeLessThanOrEqual(view.totalInQueue)
+    // Today's Tasks lists it the same way.
+    const today = await callRoute(todayTasks, makeRequest('/api/async-image/tasks/today', { token }))
+    expect((await today.json()).tasks).toEqual([view])
 
     await runGeneration({ taskId: body.taskId }, jobHelpers(1), videoGeneration(cannedVideo))
     const done = await (await readTask(token, body.taskId)).json()

@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import { z } from 'zod'
 import type { GenerationTask, TaskKind } from '#platform/db-schema.ts'
 import type { DB, Tx } from '#platform/db.server.ts'
+import { getEnv } from '#platform/env.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
 import { HttpError, notFound } from '#app/utils/http.server.ts'
 import { mediaUrl } from '#app/utils/media-url.ts'
@@ -37,8 +38,25 @@ export function selectTasksWithQueue(db: DB) {
 
 export type TaskWithQueue = GenerationTask & { queue_position: number; total_in_queue: number; running_tasks: number }
 
-/** A task as the task API and the sidebar answer it (spec section 3, Task). */
-export function toTaskView(task: TaskWithQueue, maxConcurrentTasks: number): TaskView {
+/** The user's own task (of that kind, when one is given) with its place in the queue, or undefined. */
+export function selectUserTask(db: DB, userId: string, taskId: string, kind?: TaskKind) {
+  const task = selectTasksWithQueue(db).where('t.id', '=', taskId).where('t.user_id', '=', userId)
+  return (kind ? task.where('t.kind', '=', kind) : task).executeTakeFirst()
+}
+
+/**
+ * The user's tasks of every kind from the last 24 hours (at most 100): a superset of "today" in any
+ * time zone; the sidebar keeps those of the browser's own day, and a live stream replays from them.
+ */
+export const selectRecentUserTasks = (db: DB, userId: string) =>
+  selectTasksWithQueue(db)
+    .where('t.user_id', '=', userId)
+    .where('t.created_at', '>', sql<Date>`now() - interval '24 hours'`)
+    .limit(100)
+
+/** A task as the task API, the sidebar and the live stream answer it (spec section 3, Task). */
+export function toTaskView(task: TaskWithQueue): TaskView {
+  const env = getEnv()
   const url = mediaUrl(task.result_key)
   return {
     id: task.id,
@@ -49,7 +67,8 @@ export function toTaskView(task: TaskWithQueue, maxConcurrentTasks: number): Tas
     queuePosition: task.queue_position,
     totalInQueue: task.total_in_queue,
     runningTasks: task.running_tasks,
-    maxConcurrentTasks,
+    // The worker's lanes for this kind of task (worker/lanes.ts).
+    maxConcurrentTasks: task.kind === 'image' ? env.IMAGE_CONCURRENCY : env.VIDEO_CONCURRENCY,
     result: url ? (task.kind === 'image' ? { imageUrl: url } : { videoUrl: url }) : null,
     error: task.error,
     description: descriptions[task.kind][task.source],
@@ -59,28 +78,16 @@ export function toTaskView(task: TaskWithQueue, maxConcurrentTasks: number): Tas
 }
 
 /** The user's own task of that kind, or null (someone else's task is as unknown as a missing one). */
-export async function findTaskView(db: DB, userId: string, taskId: string, kind: TaskKind, maxConcurrent: number) {
+export async function findTaskView(db: DB, userId: string, taskId: string, kind: TaskKind) {
   if (!isTaskId(taskId)) return null
-  const task = await selectTasksWithQueue(db)
-    .where('t.id', '=', taskId)
-    .where('t.user_id', '=', userId)
-    .where('t.kind', '=', kind)
-    .executeTakeFirst()
-  return task ? toTaskView(task, maxConcurrent) : null
+  const task = await selectUserTask(db, userId, taskId, kind)
+  return task ? toTaskView(task) : null
 }
 
-/**
- * Tasks of every kind from the last 24 hours, newest first: a superset of "today" in any time zone;
- * the sidebar keeps those of the browser's own day.
- */
-export async function listRecentTaskViews(db: DB, userId: string, maxConcurrent: number) {
-  const tasks = await selectTasksWithQueue(db)
-    .where('t.user_id', '=', userId)
-    .where('t.created_at', '>', sql<Date>`now() - interval '24 hours'`)
-    .orderBy('t.created_at', 'desc')
-    .limit(100)
-    .execute()
-  return tasks.map((task) => toTaskView(task, maxConcurrent))
+/** The user's recent tasks (selectRecentUserTasks), newest first. */
+export async function listRecentTaskViews(db: DB, userId: string) {
+  const tasks = await selectRecentUserTasks(db, userId).orderBy('t.created_at', 'desc').execute()
+  return tasks.map(toTaskView)
 }
 
 export const historyQuerySchema = z.object({

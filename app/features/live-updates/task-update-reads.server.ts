@@ -1,8 +1,12 @@
 import { sql } from 'kysely'
-import type { TaskKind } from '#platform/db-schema.ts'
 import type { DB } from '#platform/db.server.ts'
-import { getEnv } from '#platform/env.server.ts'
-import { selectTasksWithQueue, toTaskView, type TaskWithQueue } from '#app/features/generation/user-tasks.server.ts'
+import {
+  selectRecentUserTasks,
+  selectTasksWithQueue,
+  selectUserTask,
+  toTaskView,
+  type TaskWithQueue,
+} from '#app/features/generation/user-tasks.server.ts'
 import type { TaskView } from '#app/features/generation/task-view.ts'
 
 /** A task's view as the live stream sends it, with the number of the change it shows (its event id). */
@@ -14,30 +18,21 @@ export interface TaskUpdate {
 /** Transactions that commit out of order can hand out numbers out of order: a replay looks back this far too. */
 const REPLAY_OVERLAP = sql`interval '1 minute'`
 
-function toUpdate(row: TaskWithQueue): TaskUpdate {
-  const env = getEnv()
-  const concurrency: Record<TaskKind, number> = { image: env.IMAGE_CONCURRENCY, video: env.VIDEO_CONCURRENCY }
-  return { seq: row.update_seq, view: toTaskView(row, concurrency[row.kind]) }
-}
+const toUpdate = (row: TaskWithQueue): TaskUpdate => ({ seq: row.update_seq, view: toTaskView(row) })
 
 /** The user's own task as it is now, or null (gone, or someone else's). */
 export async function readTaskUpdate(db: DB, userId: string, taskId: string) {
-  const row = await selectTasksWithQueue(db)
-    .where('t.id', '=', taskId)
-    .where('t.user_id', '=', userId)
-    .executeTakeFirst()
+  const row = await selectUserTask(db, userId, taskId)
   return row ? toUpdate(row) : null
 }
 
 /**
  * What a (re)connecting stream must send, oldest change first: the user's tasks changed after
  * `lastSeq` (none when the browser has seen nothing), every unfinished one, and any changed in the
- * last minute. Limited to the last day's tasks, like the sidebar.
+ * last minute. Limited to the recent tasks the sidebar lists.
  */
 export async function readTaskUpdatesSince(db: DB, userId: string, lastSeq: number | null) {
-  const rows = await selectTasksWithQueue(db)
-    .where('t.user_id', '=', userId)
-    .where('t.created_at', '>', sql<Date>`now() - interval '24 hours'`)
+  const rows = await selectRecentUserTasks(db, userId)
     .where((eb) =>
       eb.or([
         ...(lastSeq === null ? [] : [eb('t.update_seq', '>', lastSeq)]),
@@ -46,7 +41,6 @@ export async function readTaskUpdatesSince(db: DB, userId: string, lastSeq: numb
       ]),
     )
     .orderBy('t.update_seq')
-    .limit(100)
     .execute()
   return rows.map(toUpdate)
 }
