@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Env } from '#platform/env.server.ts'
+import { isHttps } from '#platform/public-url.server.ts'
 
 /** Where browsers send violation reports (app/routes/csp-report.ts): `report-uri` takes the path, `report-to` the group name. */
 export const CSP_REPORT_PATH = '/csp-report'
@@ -47,8 +48,6 @@ export function documentDirectives(env: PolicyEnv, nonceSource: Source): Directi
 export function resourceDirectives(env: PolicyEnv): Directives {
   return { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"], ...reportingDirectives(env) }
 }
-
-export const isHttps = (env: Pick<Env, 'PUBLIC_URL'>) => Boolean(env.PUBLIC_URL?.startsWith('https:'))
 
 /**
  * Chromium honours `report-to` (the Reporting API, batched) only on https and then ignores

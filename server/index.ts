@@ -9,6 +9,7 @@ import { getEnv } from '#platform/env.server.ts'
 import { initLogging } from '#platform/logger.server.ts'
 import { startMetricsServer } from '#platform/metrics-server.server.ts'
 import { getMetrics } from '#platform/metrics.server.ts'
+import { publicOrigin } from '#platform/public-url.server.ts'
 import { exitOnStartupError } from '#platform/startup.server.ts'
 import { createWebApp } from './app.ts'
 
@@ -29,7 +30,7 @@ try {
   const app = createWebApp(build, env, root, { logger, metrics })
 
   const server = app.listen(env.PORT, () => {
-    console.log(`[web] Pawtrait is running at ${env.PUBLIC_URL ?? `http://localhost:${env.PORT}`}`)
+    console.log(`[web] Pawtrait is running at ${publicOrigin(env)}`)
   })
 
   const stop = (signal: string) => {

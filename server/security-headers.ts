@@ -3,14 +3,9 @@ import type { ServerResponse } from 'node:http'
 import type { RequestHandler } from 'express'
 import helmet, { contentSecurityPolicy } from 'helmet'
 import onHeaders from 'on-headers'
-import {
-  CSP_REPORT_GROUP,
-  CSP_REPORT_PATH,
-  documentDirectives,
-  isHttps,
-  resourceDirectives,
-} from './content-security-policy.ts'
+import { CSP_REPORT_GROUP, CSP_REPORT_PATH, documentDirectives, resourceDirectives } from './content-security-policy.ts'
 import type { Env } from '#platform/env.server.ts'
+import { isHttps } from '#platform/public-url.server.ts'
 
 // What the site never uses, switched off for it and for anything it might ever frame.
 const PERMISSIONS_POLICY = [

@@ -3,6 +3,7 @@ import { createSession, findSessionUser, revokeSession, SESSION_DAYS } from './s
 import type { User } from '#platform/db-schema.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
+import { usesSecureCookies } from '#platform/public-url.server.ts'
 
 let sessionCookie: ReturnType<typeof createCookie> | undefined
 
@@ -13,7 +14,7 @@ export function getSessionCookie() {
     httpOnly: true,
     sameSite: 'lax',
     path: '/',
-    secure: env.NODE_ENV === 'production' || (env.PUBLIC_URL?.startsWith('https:') ?? false),
+    secure: usesSecureCookies(env),
     maxAge: SESSION_DAYS * 24 * 60 * 60,
     secrets: [env.SESSION_SECRET],
   })

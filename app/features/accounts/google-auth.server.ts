@@ -11,6 +11,7 @@ import { findOrCreateGoogleUser } from './google-account.server.ts'
 import type { User } from '#platform/db-schema.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
+import { usesSecureCookies } from '#platform/public-url.server.ts'
 
 const GOOGLE_CALLBACK_PATH = '/api/auth/google/callback'
 
@@ -66,7 +67,7 @@ function createStateStorage() {
       path: '/api/auth/google',
       httpOnly: true,
       sameSite: 'lax',
-      secure: env.NODE_ENV === 'production' || (env.PUBLIC_URL?.startsWith('https:') ?? false),
+      secure: usesSecureCookies(env),
       maxAge: 10 * 60,
       secrets: [env.SESSION_SECRET],
     },

@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import type { DB } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { queueEmail, type EmailMessage } from '#platform/email.server.ts'
+import { publicOrigin } from '#platform/public-url.server.ts'
 import { unsubscribeToken } from '#app/features/accounts/task-email-preference.server.ts'
 
 /**
@@ -42,7 +43,7 @@ interface EndedTask {
 
 function taskEndMessage(task: EndedTask): EmailMessage {
   const env = getEnv()
-  const origin = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '')
+  const origin = publicOrigin(env)
   const what = task.kind === 'video' ? 'video' : 'pet portrait'
   const page = task.kind === 'video' ? '/generate-video' : '/generate'
   const link = `${origin}${page}?task=${encodeURIComponent(task.id)}`
