@@ -14,7 +14,7 @@ import {
  * task change in the database; a change of a user with open streams here is read once (the
  * task's view as the API answers it) and written to each of that user's streams. Changes of the
  * shared queue re-send the places of the connected users' queued tasks, at most every
- * `queueRefreshMs`. A comment line every `heartbeatMs` keeps proxies from closing idle streams.
+ * QUEUE_REFRESH_MS. A comment line every `heartbeatMs` keeps proxies from closing idle streams.
  * A stream ends after `maxAgeMs` (plus up to half as much, so they do not all end at once): the
  * browser reconnects, which checks its session again (a signed-out session stops hearing).
  */
@@ -27,8 +27,10 @@ export interface TaskStreamOptions {
   heartbeatMs: number
   maxAgeMs: number
   maxStreamsPerUser: number
-  queueRefreshMs?: number
 }
+
+/** Queue places are re-sent at most this often, however often the queue changes. */
+const QUEUE_REFRESH_MS = 500
 
 interface OpenStream {
   userId: string
@@ -86,7 +88,7 @@ export function createTaskStreams(options: TaskStreamOptions) {
         })
         .catch((error: unknown) => logger.warn({ err: error }, 'live updates: reading queue places failed'))
         .finally(() => (queueRefresh = undefined))
-    }, options.queueRefreshMs ?? 500)
+    }, QUEUE_REFRESH_MS)
   }
 
   /** After the listener (re)connects: changes made meanwhile were not heard, so every stream catches up. */
