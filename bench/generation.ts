@@ -20,11 +20,13 @@ type BenchDatabase = { db: DB; url: string }
 
 let users = 0
 
-export async function signedInUser(db: DB, credits: number) {
+/** A new user with a session (and a password, for a bench that also signs in). */
+export async function signedInUser(db: DB, credits: number, password?: string) {
   users += 1
-  const user = await createUser(db, { email: `bench-${users}-${Date.now()}@example.com`, name: 'Bench', credits })
+  const email = `bench-${users}-${Date.now()}@example.com`
+  const user = await createUser(db, { email, name: 'Bench', credits, password })
   const { token } = await createSession(db, user.id)
-  return { user, token }
+  return { user, token, email }
 }
 
 /** A scratch media folder for the processes of one benchmark. */

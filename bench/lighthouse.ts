@@ -8,6 +8,7 @@ import { createTemplate } from '#app/features/gallery/templates.server.ts'
 import type { DB } from '#platform/db.server.ts'
 import { createLocalStorage } from '#platform/storage.server.ts'
 import { ensureAdmin } from '../scripts/seed/defaults.ts'
+import { withDataDir } from './generation.ts'
 import { round, startProcess } from './lib.ts'
 
 /** Issue 22: Lighthouse's default (mobile, simulated slow 4G) run of each page, the median of RUNS (3; LIGHTHOUSE_RUNS for a quick look). */
@@ -100,47 +101,47 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * default /usr/bin/chromium). LIGHTHOUSE_PAGES=/,/generate audits only those; LIGHTHOUSE_REPORT_DIR
  * keeps each run's full report (JSON) there.
  */
-export async function benchLighthouse({ db, url }: { db: DB; url: string }) {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'pawtrait-lighthouse-'))
-  await seedTemplates(db, dataDir, 50)
-  await ensureAdmin(db, { ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password })
-  const web = await startProcess('server/index.ts', { DATABASE_URL: url, DATA_DIR: dataDir }, 'is running at')
-  const chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-background-networking', '--disable-gpu'],
-  })
-  try {
-    const login = await fetch(`${web.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(admin),
+export function benchLighthouse({ db, url }: { db: DB; url: string }) {
+  return withDataDir(async (dataDir) => {
+    await seedTemplates(db, dataDir, 50)
+    await ensureAdmin(db, { ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password })
+    const web = await startProcess('server/index.ts', { DATABASE_URL: url, DATA_DIR: dataDir }, 'is running at')
+    const chrome = await chromeLauncher.launch({
+      chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      chromeFlags: ['--headless=new', '--no-sandbox', '--disable-background-networking', '--disable-gpu'],
     })
-    const cookie = login.headers.getSetCookie().map((line) => line.split(';')[0])
-    if (!login.ok || cookie.length === 0) throw new Error(`Signing in failed: ${login.status}`)
+    try {
+      const login = await fetch(`${web.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(admin),
+      })
+      const cookie = login.headers.getSetCookie().map((line) => line.split(';')[0])
+      if (!login.ok || cookie.length === 0) throw new Error(`Signing in failed: ${login.status}`)
 
-    const results: Record<string, number | string> = {}
-    const only = process.env.LIGHTHOUSE_PAGES?.split(',')
-    const reportDir = process.env.LIGHTHOUSE_REPORT_DIR
-    if (reportDir) await fs.mkdir(reportDir, { recursive: true })
-    for (const page of [...GUEST_PAGES, ...SIGNED_IN_PAGES].filter((page) => !only || only.includes(page))) {
-      const headers: Record<string, string> = SIGNED_IN_PAGES.includes(page) ? { Cookie: cookie.join('; ') } : {}
-      const runs: PageFigures[] = []
-      for (let run = 0; run < RUNS; run++) {
-        const reportFile = reportDir && path.join(reportDir, `${page.slice(1) || 'index'}-${run + 1}.json`)
-        runs.push(await auditPageAgainIfUnrecorded(`${web.url}${page}`, chrome.port, headers, reportFile))
+      const results: Record<string, number | string> = {}
+      const only = process.env.LIGHTHOUSE_PAGES?.split(',')
+      const reportDir = process.env.LIGHTHOUSE_REPORT_DIR
+      if (reportDir) await fs.mkdir(reportDir, { recursive: true })
+      for (const page of [...GUEST_PAGES, ...SIGNED_IN_PAGES].filter((page) => !only || only.includes(page))) {
+        const headers: Record<string, string> = SIGNED_IN_PAGES.includes(page) ? { Cookie: cookie.join('; ') } : {}
+        const runs: PageFigures[] = []
+        for (let run = 0; run < RUNS; run++) {
+          const reportFile = reportDir && path.join(reportDir, `${page.slice(1) || 'index'}-${run + 1}.json`)
+          runs.push(await auditPageAgainIfUnrecorded(`${web.url}${page}`, chrome.port, headers, reportFile))
+        }
+        const of = (key: keyof PageFigures) => median(runs.map((figures) => figures[key]))
+        results[`${page} scores (perf a11y bp seo)`] = CATEGORIES.map((category) => of(category).toFixed(2)).join(' ')
+        results[`${page} LCP / FCP (ms)`] = `${round(of('lcp'), 0)} / ${round(of('fcp'), 0)}`
+        results[`${page} TBT (ms) / CLS`] = `${round(of('tbt'), 0)} / ${round(of('cls'), 3)}`
+        results[`${page} bytes (KiB)`] = round(of('bytes') / 1024)
+        console.log(`[lighthouse] ${page}: performance ${runs.map((figures) => figures.performance).join(', ')}`)
       }
-      const of = (key: keyof PageFigures) => median(runs.map((figures) => figures[key]))
-      results[`${page} scores (perf a11y bp seo)`] = CATEGORIES.map((category) => of(category).toFixed(2)).join(' ')
-      results[`${page} LCP / FCP (ms)`] = `${round(of('lcp'), 0)} / ${round(of('fcp'), 0)}`
-      results[`${page} TBT (ms) / CLS`] = `${round(of('tbt'), 0)} / ${round(of('cls'), 3)}`
-      results[`${page} bytes (KiB)`] = round(of('bytes') / 1024)
-      console.log(`[lighthouse] ${page}: performance ${runs.map((figures) => figures.performance).join(', ')}`)
+      results['load average (1 min) at the end'] = round(os.loadavg()[0], 2)
+      return results
+    } finally {
+      chrome.kill()
+      await web.stop()
     }
-    results['load average (1 min) at the end'] = round(os.loadavg()[0], 2)
-    return results
-  } finally {
-    chrome.kill()
-    await web.stop()
-    await fs.rm(dataDir, { recursive: true, force: true })
-  }
+  })
 }

@@ -3,6 +3,7 @@
 // spec's 2-second polling (poll). The task changes are written the way the worker writes them.
 import { randomUUID } from 'node:crypto'
 import http from 'node:http'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { sql } from 'kysely'
 import pg from 'pg'
 import type { DB } from '#platform/db.server.ts'
@@ -21,7 +22,6 @@ const STATS_FLUSH_MS = 11_000
 type BenchDatabase = { db: DB; url: string }
 type Watcher = { userId: string; token: string }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const keyOf = (task: { id: string; status: string; progress: number }) => `${task.id}:${task.status}:${task.progress}`
 
 export async function benchLiveUpdates({ db, url }: BenchDatabase) {

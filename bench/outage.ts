@@ -2,15 +2,14 @@
 // while 50 image tasks are in flight at the OpenAI fake (2 s per image), with the web and two
 // worker processes running and clients calling the API and pages throughout.
 import fs from 'node:fs'
+import { setTimeout as sleep } from 'node:timers/promises'
 import path from 'node:path'
-import { createUser } from '#app/features/accounts/user.server.ts'
-import { createDb, createPool, type DB } from '#platform/db.server.ts'
+import { createDb, createPool } from '#platform/db.server.ts'
 import { migrateToLatest } from '../scripts/migrate-to-latest.ts'
-import { createSession } from '#app/utils/session.server.ts'
 import { startOpenAiFake } from '#tests/fakes/openai.ts'
 import { freePort, startEmbeddedPostgres } from '../scripts/embedded-postgres.ts'
 import { seedDefaults } from '../scripts/seed/defaults.ts'
-import { postGeneration, smallPhoto, waitUntilFinished, withDataDir } from './generation.ts'
+import { postGeneration, signedInUser, smallPhoto, waitUntilFinished, withDataDir } from './generation.ts'
 import { round, startProcess } from './lib.ts'
 
 const TASKS = 50
@@ -56,7 +55,7 @@ export async function benchOutage() {
       const traffic = startTraffic(web.url)
       try {
         const photo = await smallPhoto()
-        const users = await Promise.all(Array.from({ length: USERS }, (_, index) => benchUser(db, index)))
+        const users = await Promise.all(Array.from({ length: USERS }, () => signedInUser(db, 1_000, PASSWORD)))
         traffic.users.push(...users)
         const ids: string[] = []
         for (const { token } of users) {
@@ -116,13 +115,6 @@ export async function benchOutage() {
   }
 }
 
-async function benchUser(db: DB, index: number) {
-  const email = `outage-${index}-${Date.now()}@example.com`
-  const user = await createUser(db, { email, name: 'Bench', password: PASSWORD, credits: 1_000 })
-  const { token } = await createSession(db, user.id)
-  return { token, email }
-}
-
 /**
  * Clients calling the API (their own user, a login, the task list) and a page, one after the
  * other each, until stopped; counts the answers by class.
@@ -174,5 +166,3 @@ async function timeUntil(check: () => Promise<boolean>, since: number) {
   while (!(await check())) await sleep(100)
   return performance.now() - since
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
