@@ -32,7 +32,8 @@ COPY --from=production-deps /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public
 COPY package.json ./
-COPY app ./app
+# The web runs the Remix build (app/ and domain/ bundled); the worker and scripts load domain/ from source.
+COPY domain ./domain
 COPY platform ./platform
 COPY worker ./worker
 COPY server ./server

@@ -45,36 +45,33 @@ export default tseslint.config(
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   { files: ['app/root.tsx', 'app/hooks/use-root-data.ts'], rules: { 'import-x/no-cycle': 'off' } },
-  // Dependencies point one way: routes → features → the web's helpers (app/utils) → platform/; the
-  // worker may use the web's domain, the web never the worker (docs/architecture.md).
+  // Dependencies point one way (docs/architecture.md): the web (app/) and the worker → the domain
+  // (domain/) → platform/. The web and the worker never import each other.
   ...layer('app/**/*.{ts,tsx}', ['\\#worker/*', '**/worker/*'], 'the web never imports the worker'),
   ...layer(
-    'platform/**/*.ts',
+    'worker/**/*.ts',
+    ['\\#app/*', '**/app/*', '**/server/*'],
+    'the worker uses the domain (#domain/*) and platform (#platform/*) only, never the web',
+  ),
+  ...layer(
+    'domain/**/*.{ts,tsx}',
     ['\\#app/*', '**/app/*', '\\#worker/*', '**/worker/*', '**/server/*', '**/scripts/*'],
-    'platform/ is what every process shares: it imports no app, worker, server or script module',
+    'domain/ holds the rules both processes share: it imports platform/ and itself, never the web or the worker',
+  ),
+  ...layer(
+    'platform/**/*.ts',
+    ['\\#app/*', '**/app/*', '\\#domain/*', '**/domain/*', '\\#worker/*', '**/worker/*', '**/server/*', '**/scripts/*'],
+    'platform/ is what every process shares: it imports no domain, app, worker, server or script module',
   ),
   ...layer(
     'server/**/*.ts',
-    ['\\#app/*', '**/app/*', '\\#worker/*', '**/worker/*'],
+    ['\\#app/*', '**/app/*', '\\#domain/*', '**/domain/*', '\\#worker/*', '**/worker/*'],
     'server/ reaches the app through the Remix build only (else the web would load it twice); it imports #platform/*',
   ),
   ...layer(
     'app/utils/**/*.{ts,tsx}',
-    [
-      '\\#worker/*',
-      '**/worker/*',
-      '\\#app/features/*',
-      '\\#app/routes/*',
-      '\\#app/components/*',
-      '\\#app/hooks/*',
-      '\\#app/root.tsx',
-    ],
-    'app/utils is infrastructure: it imports no feature, route or component',
-  ),
-  ...layer(
-    'app/features/**/*.{ts,tsx}',
-    ['\\#worker/*', '**/worker/*', '\\#app/routes/*', '\\#app/components/*', '\\#app/hooks/*', '\\#app/root.tsx'],
-    'features are the domain: they import infrastructure, never routes or components',
+    ['\\#worker/*', '**/worker/*', '\\#app/routes/*', '\\#app/components/*', '\\#app/root.tsx'],
+    "app/utils holds the web's helpers: it imports the domain and platform, never a route or component",
   ),
 )
 

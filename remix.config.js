@@ -7,7 +7,7 @@ export default {
   // once from source for both server/index.ts and this build (one pool, one logger, one registry).
   // Not remix-auth: v3 and its strategies are CommonJS, which Node imports as is, while bundled
   // into this ESM build their require() calls fail.
-  serverDependenciesToBundle: [/^#(app|worker)\//],
+  serverDependenciesToBundle: [/^#(app|domain)\//],
   future: {
     v3_fetcherPersist: true,
     v3_relativeSplatPath: true,

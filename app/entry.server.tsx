@@ -3,10 +3,10 @@ import { type AppLoadContext, createReadableStreamFromReadable, type EntryContex
 import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
-import { NonceProvider } from '#app/components/nonce.tsx'
-import { StylesheetSource } from '#app/components/site-stylesheets.tsx'
-import { recordPageView } from '#app/features/analytics/events.server.ts'
-import { readBuiltStylesheet } from '#app/utils/stylesheet-text.server.ts'
+import { NonceProvider } from '#app/document/nonce.tsx'
+import { StylesheetSource } from '#app/document/site-stylesheets.tsx'
+import { recordPageView } from '#domain/analytics/events.server.ts'
+import { readBuiltStylesheet } from '#app/document/stylesheet-text.server.ts'
 
 const ABORT_DELAY_MS = 5_000
 

@@ -11,23 +11,23 @@ import {
 } from '@remix-run/react'
 import { lazy, type ReactNode, Suspense } from 'react'
 import { unavailable } from '#app/components/error-boundary.tsx'
-import { useNonce } from '#app/components/nonce.tsx'
-import { ScriptsAfterPaint } from '#app/components/scripts-after-paint.tsx'
-import { PageViewBeacon } from '#app/components/page-view-beacon.tsx'
+import { useNonce } from '#app/document/nonce.tsx'
+import { ScriptsAfterPaint } from '#app/document/scripts-after-paint.tsx'
+import { PageViewBeacon } from '#app/analytics/page-view-beacon.tsx'
 import { SiteHeader } from '#app/components/site-header.tsx'
-import { SiteStylesheets } from '#app/components/site-stylesheets.tsx'
-import { toPublicUser } from '#app/features/accounts/user.server.ts'
-import { getOptionalUser } from '#app/utils/auth.server.ts'
+import { SiteStylesheets } from '#app/document/site-stylesheets.tsx'
+import { toPublicUser } from '#domain/accounts/user.server.ts'
+import { getOptionalUser } from '#domain/sessions/auth.server.ts'
 import { getEnv } from '#platform/env.server.ts'
-import { userPermissions } from '#app/utils/permissions.server.ts'
-import { seo } from '#app/utils/seo.ts'
+import { userPermissions } from '#domain/permissions/permissions.server.ts'
+import { seo } from '#app/document/seo.ts'
 import { useHydrated } from '#app/hooks/use-hydrated.ts'
 import { useRootData } from '#app/hooks/use-root-data.ts'
 
 // Its own chunk, loaded only for a signed-in user once the page has hydrated: a guest's pages never
 // load it (decision 0021). It needs JavaScript anyway (a toggled panel fed by the live stream).
 const TaskSidebar = lazy(() =>
-  import('#app/components/task-sidebar.tsx').then((module) => ({ default: module.TaskSidebar })),
+  import('#app/generation/task-sidebar.tsx').then((module) => ({ default: module.TaskSidebar })),
 )
 
 function SignedInTaskSidebar() {

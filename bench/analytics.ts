@@ -1,8 +1,8 @@
 import { sql } from 'kysely'
-import { analyticsOverviewJson, analyticsSummary } from '#app/features/analytics/report.server.ts'
-import { createSession } from '#app/utils/session.server.ts'
-import { createUser } from '#app/features/accounts/user.server.ts'
-import { dateRangeSchema, presetRange } from '#app/features/analytics/date-range.ts'
+import { analyticsOverviewJson, analyticsSummary } from '#domain/analytics/report.server.ts'
+import { createSession } from '#domain/sessions/session.server.ts'
+import { createUser } from '#domain/accounts/user.server.ts'
+import { dateRangeSchema, presetRange } from '#domain/analytics/date-range.ts'
 import type { DB } from '#platform/db.server.ts'
 import { percentile, round, startProcess } from './lib.ts'
 

@@ -1,5 +1,5 @@
 import { Agent } from 'undici'
-import { createUser } from '#app/features/accounts/user.server.ts'
+import { createUser } from '#domain/accounts/user.server.ts'
 import { percentile, round, startProcess, type scratchDatabase } from './lib.ts'
 
 /**

@@ -10,3 +10,7 @@ export const usesSecureCookies = (env: Pick<Env, 'NODE_ENV' | 'PUBLIC_URL'>) =>
 /** The site's origin where no request names it (emails, the start-up line): PUBLIC_URL, else this machine. */
 export const publicOrigin = (env: Pick<Env, 'PUBLIC_URL' | 'PORT'>) =>
   (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '')
+
+/** The site's origin as a request sees it: PUBLIC_URL when set, else the origin the request came to. */
+export const requestOrigin = (request: Request, env: Pick<Env, 'PUBLIC_URL'>) =>
+  (env.PUBLIC_URL ?? new URL(request.url).origin).replace(/\/$/, '')

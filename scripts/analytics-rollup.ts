@@ -1,7 +1,7 @@
 // `npm run analytics:rollup`: rolls up every past analytics day whose raw events have no rollup or
 // changed since (it compares every day's fingerprint: run it after an import, a restore or late
 // events), then applies ANALYTICS_RAW_RETENTION_DAYS to the end, without the cron's time budget.
-import { maintainAnalytics } from '#app/features/analytics/maintenance.server.ts'
+import { maintainAnalytics } from '#domain/analytics/maintenance.server.ts'
 import { closeDb, getDb } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { exitOnStartupError } from '#platform/startup.server.ts'

@@ -15,7 +15,7 @@ import { createWebApp } from './app.ts'
 
 const root = path.resolve(fileURLToPath(import.meta.url), '../..')
 
-// The web only re-encodes uploads, one at a time (app/features/generation/task-submission.server.ts);
+// The web only re-encodes uploads, one at a time (domain/generation/task-submission.server.ts);
 // a single libvips thread is enough and keeps the process's memory low. The worker keeps the default.
 sharp.concurrency(1)
 

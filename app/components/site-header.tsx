@@ -2,7 +2,7 @@ import { Form, Link, NavLink, useLocation } from '@remix-run/react'
 import { type ReactNode, useEffect, useRef } from 'react'
 import { Icon, type IconName } from '#app/components/icons/icon.tsx'
 import { useCan, useRootData } from '#app/hooks/use-root-data.ts'
-import { adminLinks } from '#app/utils/permissions.ts'
+import { adminLinks } from '#domain/permissions/permissions.ts'
 
 /**
  * The fixed header: brand, main links, the credits and user menus, the mobile slide-out menu and

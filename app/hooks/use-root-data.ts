@@ -1,6 +1,6 @@
 import { useRouteLoaderData } from '@remix-run/react'
 import type { loader } from '#app/root.tsx'
-import type { Permission } from '#app/utils/permissions.ts'
+import type { Permission } from '#domain/permissions/permissions.ts'
 
 /** The root loader's data (signed-in user, their permissions) from any component. */
 export function useRootData() {

@@ -5,8 +5,8 @@ import {
   galleryMeta,
   GalleryPage,
   shouldRevalidateGallery,
-} from '#app/components/gallery/gallery-page.tsx'
-import { galleryAction, loadGallery } from '#app/features/gallery/gallery-page.server.ts'
+} from '#app/gallery/gallery-page.tsx'
+import { galleryAction, loadGallery } from '#app/gallery/gallery-page.server.ts'
 
 export const meta = galleryMeta({
   title: 'AI pet portraits from your photos',

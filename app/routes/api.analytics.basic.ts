@@ -1,8 +1,8 @@
 import { json } from '@remix-run/node'
-import { analyticsSummary } from '#app/features/analytics/report.server.ts'
+import { analyticsSummary } from '#domain/analytics/report.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
-import { requirePermission } from '#app/utils/permissions.server.ts'
-import { dateRangeSchema } from '#app/features/analytics/date-range.ts'
+import { requirePermission } from '#domain/permissions/permissions.server.ts'
+import { dateRangeSchema } from '#domain/analytics/date-range.ts'
 import { getDb } from '#platform/db.server.ts'
 
 /**

@@ -1,10 +1,10 @@
 import { promisify } from 'node:util'
 import { constants, gzip } from 'node:zlib'
-import { analyticsOverviewJson } from '#app/features/analytics/report.server.ts'
-import { keptPartOf } from '#app/features/analytics/retention.server.ts'
+import { analyticsOverviewJson } from '#domain/analytics/report.server.ts'
+import { keptPartOf } from '#domain/analytics/retention.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
-import { requirePermission } from '#app/utils/permissions.server.ts'
-import { dateRangeSchema } from '#app/features/analytics/date-range.ts'
+import { requirePermission } from '#domain/permissions/permissions.server.ts'
+import { dateRangeSchema } from '#domain/analytics/date-range.ts'
 import { getDb } from '#platform/db.server.ts'
 
 const gzipAsync = promisify(gzip)

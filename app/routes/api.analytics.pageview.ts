@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { recordPageView } from '#app/features/analytics/events.server.ts'
+import { recordPageView } from '#domain/analytics/events.server.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
-import { getOptionalUser } from '#app/utils/auth.server.ts'
+import { getOptionalUser } from '#domain/sessions/auth.server.ts'
 
 const beaconSchema = z.object({
   path: z
@@ -12,7 +12,7 @@ const beaconSchema = z.object({
     .transform((path) => new URL(path, 'http://localhost').pathname),
 })
 
-/** The page-view beacon of client-side navigations (app/components/page-view-beacon.tsx). */
+/** The page-view beacon of client-side navigations (app/analytics/page-view-beacon.tsx). */
 export const action = apiHandler(async ({ request }) => {
   const { path } = beaconSchema.parse(await readJson(request))
   const user = await getOptionalUser(request)

@@ -1,10 +1,11 @@
 import { json } from '@remix-run/node'
-import { readImageGenerationForm, submitImageGeneration } from '#app/features/generation/image-generation.server.ts'
+import { readImageGenerationForm } from '#app/generation/generation-forms.server.ts'
+import { submitImageGeneration } from '#domain/generation/task-submission.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
-import { requireUser } from '#app/utils/permissions.server.ts'
+import { requireUser } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { firstSubmissionError } from '#app/utils/form-errors.server.ts'
-import { badRequest } from '#app/utils/http.server.ts'
+import { badRequest } from '#domain/http-error.server.ts'
 
 /** POST /api/async-image/generate (multipart): pays for and queues an image task. */
 export const action = apiHandler(async ({ request }) => {

@@ -1,7 +1,7 @@
 import { json } from '@remix-run/node'
-import { listRecentTaskViews } from '#app/features/generation/user-tasks.server.ts'
+import { listRecentTaskViews } from '#domain/generation/user-tasks.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
-import { requireUser } from '#app/utils/permissions.server.ts'
+import { requireUser } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
 
 /** GET /api/async-image/tasks/today: the user's tasks (images and videos) of the last 24 hours. */

@@ -1,8 +1,8 @@
 import { json } from '@remix-run/node'
-import { deleteFinishedTask } from '#app/features/generation/user-tasks.server.ts'
+import { deleteFinishedTask } from '#domain/generation/user-tasks.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { apiMethods, requireMethod } from '#app/utils/api-methods.ts'
-import { requireUser } from '#app/utils/permissions.server.ts'
+import { requireUser } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
 
 export const handle = apiMethods('DELETE')

@@ -1,10 +1,11 @@
 import { json } from '@remix-run/node'
-import { readVideoGenerationForm, submitVideoGeneration } from '#app/features/generation/video-generation.server.ts'
+import { readVideoGenerationForm } from '#app/generation/generation-forms.server.ts'
+import { submitVideoGeneration } from '#domain/generation/task-submission.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { firstSubmissionError } from '#app/utils/form-errors.server.ts'
-import { badRequest } from '#app/utils/http.server.ts'
-import { requirePermission } from '#app/utils/permissions.server.ts'
+import { badRequest } from '#domain/http-error.server.ts'
+import { requirePermission } from '#domain/permissions/permissions.server.ts'
 
 /** POST /api/async-video/generate (multipart): superadmins and the owner pay for and queue a video task. */
 export const action = apiHandler(async ({ request }) => {

@@ -1,7 +1,7 @@
 import { json } from '@remix-run/node'
-import { historyQuerySchema, listHistory } from '#app/features/generation/user-tasks.server.ts'
+import { historyQuerySchema, listHistory } from '#domain/generation/user-tasks.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
-import { requireUser } from '#app/utils/permissions.server.ts'
+import { requireUser } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
 
 /** GET /api/async-video/history?page&limit: the user's finished videos, newest first. */

@@ -1,9 +1,9 @@
 import { json } from '@remix-run/node'
-import { findTaskView } from '#app/features/generation/user-tasks.server.ts'
+import { findTaskView } from '#domain/generation/user-tasks.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
-import { requireUser } from '#app/utils/permissions.server.ts'
+import { requireUser } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
-import { notFound } from '#app/utils/http.server.ts'
+import { notFound } from '#domain/http-error.server.ts'
 
 /** GET /api/async-video/task/{id}: the owner's video task with its place in the queue. */
 export const loader = apiHandler(async ({ request, params }) => {

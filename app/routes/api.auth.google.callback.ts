@@ -1,10 +1,10 @@
 import { redirect } from '@remix-run/node'
-import { signIn } from '#app/features/accounts/account.server.ts'
-import { recordLogin } from '#app/features/analytics/events.server.ts'
+import { signIn } from '#domain/accounts/account.server.ts'
+import { recordLogin } from '#domain/analytics/events.server.ts'
 import type { User } from '#platform/db-schema.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { getDb } from '#platform/db.server.ts'
-import { clearOAuthState, getGoogleAuth, isGoogleConfigured } from '#app/features/accounts/google-auth.server.ts'
+import { clearOAuthState, getGoogleAuth, isGoogleConfigured } from '#app/accounts/google-auth.server.ts'
 import { getClientAddress } from '#platform/client-address.server.ts'
 
 const failed = (headers?: HeadersInit) => redirect('/login?error=google', { headers })

@@ -1,7 +1,7 @@
 import { redirect } from '@remix-run/node'
 import { apiHandler } from '#app/utils/api.server.ts'
-import { getGoogleAuth, isGoogleConfigured } from '#app/features/accounts/google-auth.server.ts'
-import { HttpError } from '#app/utils/http.server.ts'
+import { getGoogleAuth, isGoogleConfigured } from '#app/accounts/google-auth.server.ts'
+import { HttpError } from '#domain/http-error.server.ts'
 
 /** GET /api/auth/google: sends the browser to Google (remix-auth throws that redirect, with the state cookie). */
 export const loader = apiHandler(async ({ request }) => {

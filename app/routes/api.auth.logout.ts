@@ -1,6 +1,6 @@
 import { json } from '@remix-run/node'
 import { apiHandler } from '#app/utils/api.server.ts'
-import { endSession } from '#app/utils/auth.server.ts'
+import { endSession } from '#domain/sessions/auth.server.ts'
 
 /**
  * POST /api/auth/logout -> { message }: revokes the session of the request's token (header or

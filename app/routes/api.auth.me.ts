@@ -1,7 +1,7 @@
 import { json } from '@remix-run/node'
-import { toPublicUser } from '#app/features/accounts/user.server.ts'
+import { toPublicUser } from '#domain/accounts/user.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
-import { requireUser } from '#app/utils/permissions.server.ts'
+import { requireUser } from '#domain/permissions/permissions.server.ts'
 
 /** GET /api/auth/me: the signed-in user, or 401 'Authentication expired, please log in again'. */
 export const loader = apiHandler(async ({ request }) => {

@@ -1,6 +1,6 @@
 import { json } from '@remix-run/node'
-import { passwordResetMessage, resetPassword } from '#app/features/accounts/account-codes.server.ts'
-import { resetPasswordSchema } from '#app/features/accounts/account-schemas.ts'
+import { passwordResetMessage, resetPassword } from '#domain/accounts/account-codes.server.ts'
+import { resetPasswordSchema } from '#domain/accounts/account-schemas.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getClientAddress } from '#platform/client-address.server.ts'

@@ -1,11 +1,11 @@
 import { json } from '@remix-run/node'
 import { z } from 'zod'
-import { updateAvatar } from '#app/features/accounts/avatar.server.ts'
-import { toPublicUser } from '#app/features/accounts/user.server.ts'
+import { updateAvatar } from '#domain/accounts/avatar.server.ts'
+import { toPublicUser } from '#domain/accounts/user.server.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
-import { requireUser } from '#app/utils/permissions.server.ts'
+import { requireUser } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
-import { decodeImageDataUrl, MAX_UPLOAD_BYTES } from '#app/utils/images.server.ts'
+import { decodeImageDataUrl, MAX_UPLOAD_BYTES } from '#domain/media/images.server.ts'
 
 const pictureRequired = 'Please choose a picture to upload'
 const bodySchema = z.object({

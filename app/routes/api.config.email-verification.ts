@@ -1,5 +1,5 @@
 import { json } from '@remix-run/node'
-import { isEmailVerificationEnabled } from '#app/features/accounts/account.server.ts'
+import { isEmailVerificationEnabled } from '#domain/accounts/account.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 
 /** GET /api/config/email-verification -> { enabled } */

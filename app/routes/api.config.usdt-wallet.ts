@@ -1,5 +1,5 @@
 import { json } from '@remix-run/node'
-import { paymentDestinations } from '#app/features/payments/payments.server.ts'
+import { paymentDestinations } from '#domain/payments/payments.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 
 /** `address` is the TRC20 wallet, the one address the spec's client reads. */

@@ -1,5 +1,5 @@
 import { json } from '@remix-run/node'
-import { listTemplates } from '#app/features/gallery/templates.server.ts'
+import { listTemplates } from '#domain/gallery/templates.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { getDb } from '#platform/db.server.ts'
 

@@ -1,7 +1,7 @@
 import { json } from '@remix-run/node'
-import { listCreditHistory } from '#app/features/credits/credit-history.server.ts'
+import { listCreditHistory } from '#domain/credits/credit-history.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
-import { requireUser } from '#app/utils/permissions.server.ts'
+import { requireUser } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
 
 /** GET /api/image/credit-history: the ledger lines and the current balance. */

@@ -1,6 +1,6 @@
 import { json } from '@remix-run/node'
-import { deleteTemplate } from '#app/features/gallery/templates.server.ts'
-import { requirePermission } from '#app/utils/permissions.server.ts'
+import { deleteTemplate } from '#domain/gallery/templates.server.ts'
+import { requirePermission } from '#domain/permissions/permissions.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { apiMethods, requireMethod } from '#app/utils/api-methods.ts'
 import { getDb } from '#platform/db.server.ts'

@@ -1,7 +1,7 @@
 import { json } from '@remix-run/node'
-import { listPendingProofs, toPendingProof } from '#app/features/payments/payments.server.ts'
+import { listPendingProofs, toPendingProof } from '#domain/payments/payments.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
-import { requirePermission } from '#app/utils/permissions.server.ts'
+import { requirePermission } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
 
 export const loader = apiHandler(async ({ request }) => {

@@ -1,8 +1,8 @@
 import { json } from '@remix-run/node'
-import { reviewRequestSchema } from '#app/features/payments/payment-rules.ts'
-import { reviewPaymentProof, toPublicProof } from '#app/features/payments/payments.server.ts'
+import { reviewRequestSchema } from '#domain/payments/payment-rules.ts'
+import { reviewPaymentProof, toPublicProof } from '#domain/payments/payments.server.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
-import { requirePermission } from '#app/utils/permissions.server.ts'
+import { requirePermission } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
 
 export const action = apiHandler(async ({ request, params }) => {

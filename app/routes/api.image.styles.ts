@@ -1,7 +1,7 @@
 import { json } from '@remix-run/node'
-import { newStyleSchema } from '#app/features/gallery/gallery-forms.ts'
-import { createGalleryStyle, listStyles } from '#app/features/gallery/styles.server.ts'
-import { requirePermission } from '#app/utils/permissions.server.ts'
+import { newStyleSchema } from '#domain/gallery/gallery-forms.ts'
+import { createGalleryStyle, listStyles } from '#domain/gallery/styles.server.ts'
+import { requirePermission } from '#domain/permissions/permissions.server.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { getDb } from '#platform/db.server.ts'
 

@@ -1,9 +1,9 @@
 import { json } from '@remix-run/node'
-import { systemSettingsSchema } from '#app/features/credits/system-config-schema.ts'
-import { getSystemConfig, saveSystemConfig } from '#app/features/credits/system-config.server.ts'
+import { systemSettingsSchema } from '#domain/credits/system-config-schema.ts'
+import { getSystemConfig, saveSystemConfig } from '#domain/credits/system-config.server.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { apiMethods, requireMethod } from '#app/utils/api-methods.ts'
-import { requirePermission } from '#app/utils/permissions.server.ts'
+import { requirePermission } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
 
 /** The costs are public: the generators and the registration page show them to everyone. */

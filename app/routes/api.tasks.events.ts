@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { getTaskStreams, TASK_STREAM_HEADERS } from '#app/features/live-updates/live-updates.server.ts'
+import { getTaskStreams, TASK_STREAM_HEADERS } from '#domain/live-updates/live-updates.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
-import { requireUser } from '#app/utils/permissions.server.ts'
+import { requireUser } from '#domain/permissions/permissions.server.ts'
 
 /**
  * GET /api/tasks/events: the signed-in user's task changes as Server-Sent Events (`event: task`,
  * data a Task as the task API answers it, id the change's number). A reconnection's Last-Event-ID
  * replays what changed since; at the user's cap the oldest stream gets `event: superseded` and
- * ends (app/features/live-updates/task-streams.server.ts). Not part of the spec's API: the pages
+ * ends (domain/live-updates/task-streams.server.ts). Not part of the spec's API: the pages
  * use it instead of polling.
  */
 export const loader = apiHandler(async ({ request }: LoaderFunctionArgs) => {

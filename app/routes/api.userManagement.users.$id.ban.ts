@@ -1,10 +1,10 @@
 import { json } from '@remix-run/node'
 import { z } from 'zod'
-import { setBannedAsAdmin } from '#app/features/users/user-admin.server.ts'
-import { toPublicUser } from '#app/features/accounts/user.server.ts'
+import { setBannedAsAdmin } from '#domain/user-management/user-admin.server.ts'
+import { toPublicUser } from '#domain/accounts/user.server.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { apiMethods, requireMethod } from '#app/utils/api-methods.ts'
-import { requirePermission } from '#app/utils/permissions.server.ts'
+import { requirePermission } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
 
 const banSchema = z.object({ isBanned: z.boolean({ message: 'isBanned must be true or false' }) })

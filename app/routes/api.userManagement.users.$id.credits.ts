@@ -1,9 +1,9 @@
 import { json } from '@remix-run/node'
-import { creditsSchema, englishUserFormMessages, setCreditsAsAdmin } from '#app/features/users/user-admin.server.ts'
-import { toPublicUser } from '#app/features/accounts/user.server.ts'
+import { creditsSchema, englishUserFormMessages, setCreditsAsAdmin } from '#domain/user-management/user-admin.server.ts'
+import { toPublicUser } from '#domain/accounts/user.server.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { apiMethods, requireMethod } from '#app/utils/api-methods.ts'
-import { requirePermission } from '#app/utils/permissions.server.ts'
+import { requirePermission } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
 
 export const handle = apiMethods('PUT')

@@ -1,8 +1,8 @@
 import { json } from '@remix-run/node'
-import { deleteUserAsAdmin } from '#app/features/users/user-admin.server.ts'
+import { deleteUserAsAdmin } from '#domain/user-management/user-admin.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { apiMethods, requireMethod } from '#app/utils/api-methods.ts'
-import { requirePermission } from '#app/utils/permissions.server.ts'
+import { requirePermission } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
 
 export const handle = apiMethods('DELETE')

@@ -4,12 +4,12 @@ import {
   englishUserFormMessages,
   listUsers,
   newUserSchema,
-} from '#app/features/users/user-admin.server.ts'
-import { toPublicUser } from '#app/features/accounts/user.server.ts'
+} from '#domain/user-management/user-admin.server.ts'
+import { toPublicUser } from '#domain/accounts/user.server.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
-import { requirePermission } from '#app/utils/permissions.server.ts'
+import { requirePermission } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
-import { HttpError } from '#app/utils/http.server.ts'
+import { HttpError } from '#domain/http-error.server.ts'
 
 export const loader = apiHandler(async ({ request }) => {
   await requirePermission(request, 'manageUsers')

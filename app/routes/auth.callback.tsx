@@ -2,10 +2,10 @@ import { type HeadersFunction, json, type LoaderFunctionArgs } from '@remix-run/
 import { useLoaderData } from '@remix-run/react'
 import { useEffect } from 'react'
 import { DelayedRedirect } from '#app/components/delayed-redirect.tsx'
-import { findSessionUser } from '#app/utils/session.server.ts'
-import { getSessionCookie } from '#app/utils/auth.server.ts'
+import { findSessionUser } from '#domain/sessions/session.server.ts'
+import { getSessionCookie } from '#domain/sessions/auth.server.ts'
 import { getDb } from '#platform/db.server.ts'
-import { seo } from '#app/utils/seo.ts'
+import { seo } from '#app/document/seo.ts'
 
 export const meta = () => seo({ title: 'Signing in', description: 'Signing in to Pawtrait.' })
 

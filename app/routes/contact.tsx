@@ -2,7 +2,7 @@ import { json, type MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { Icon } from '#app/components/icons/icon.tsx'
 import { getEnv } from '#platform/env.server.ts'
-import { seo } from '#app/utils/seo.ts'
+import { seo } from '#app/document/seo.ts'
 
 export const meta: MetaFunction = () =>
   seo({

@@ -1,11 +1,11 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useNavigate } from '@remix-run/react'
 import { useState } from 'react'
-import { listCreditHistory, type CreditHistoryEntry } from '#app/features/credits/credit-history.server.ts'
-import { requireUser } from '#app/utils/permissions.server.ts'
-import { creditHistoryError } from '#app/features/credits/credit-history-errors.ts'
+import { listCreditHistory, type CreditHistoryEntry } from '#domain/credits/credit-history.server.ts'
+import { requireUser } from '#domain/permissions/permissions.server.ts'
+import { creditHistoryError } from '#domain/credits/credit-history-errors.ts'
 import { getDb } from '#platform/db.server.ts'
-import { seo } from '#app/utils/seo.ts'
+import { seo } from '#app/document/seo.ts'
 
 export const meta: MetaFunction = () =>
   seo({ title: 'Credit History', description: 'Your Pawtrait credit transactions.' })

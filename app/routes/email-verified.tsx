@@ -1,6 +1,6 @@
 import { Link, useSearchParams } from '@remix-run/react'
 import { DelayedRedirect } from '#app/components/delayed-redirect.tsx'
-import { seo } from '#app/utils/seo.ts'
+import { seo } from '#app/document/seo.ts'
 
 export const meta = () => seo({ title: 'Email verification', description: 'Pawtrait email verification.' })
 

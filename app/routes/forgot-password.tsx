@@ -2,21 +2,21 @@ import { getFormProps, useForm } from '@conform-to/react'
 import { type ActionFunctionArgs, json } from '@remix-run/node'
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
 import { RedirectNotice } from '#app/components/redirect-notice.tsx'
-import { SendCodeButton } from '#app/components/send-code-button.tsx'
+import { SendCodeButton } from '#app/accounts/send-code-button.tsx'
 import { FormError, TextField } from '#app/components/text-field.tsx'
 import {
   passwordResetMessage,
   resetCodeSentMessage,
   resetPassword,
   sendPasswordResetCode,
-} from '#app/features/accounts/account-codes.server.ts'
-import { forgotPasswordSchema, parseAccountForm, resetPasswordSchema } from '#app/features/accounts/account-schemas.ts'
-import type { AccountActionData } from '#app/features/accounts/account-form.server.ts'
+} from '#domain/accounts/account-codes.server.ts'
+import { forgotPasswordSchema, parseAccountForm, resetPasswordSchema } from '#domain/accounts/account-schemas.ts'
+import type { AccountActionData } from '#app/accounts/account-form.server.ts'
 import { readForm } from '#app/utils/form-body.server.ts'
 import { formErrorResponse } from '#app/utils/form-errors.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getClientAddress } from '#platform/client-address.server.ts'
-import { seo } from '#app/utils/seo.ts'
+import { seo } from '#app/document/seo.ts'
 import { useExpiring } from '#app/hooks/use-expiring.ts'
 
 export const meta = () =>

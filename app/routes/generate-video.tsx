@@ -5,23 +5,27 @@ import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useState, type ChangeEvent } from 'react'
 import { AccessDenied } from '#app/components/access-denied.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import { CostButton } from '#app/components/generator/cost.tsx'
-import { GenerationDialogs, type GenerationDialog } from '#app/components/generator/dialogs.tsx'
-import { useGenerationRequest } from '#app/components/generator/generation-request.ts'
-import { PhotoUpload, useFilePreview } from '#app/components/generator/photo-upload.tsx'
-import { KeptInHistory, TaskProgress, TaskResultPanel, useShownTask } from '#app/components/generator/result-panel.tsx'
+import { CostButton } from '#app/generation/cost.tsx'
+import { GenerationDialogs, type GenerationDialog } from '#app/generation/dialogs.tsx'
+import { useGenerationRequest } from '#app/generation/generation-request.ts'
+import { PhotoUpload, useFilePreview } from '#app/generation/photo-upload.tsx'
+import { KeptInHistory, TaskProgress, TaskResultPanel, useShownTask } from '#app/generation/result-panel.tsx'
 import { FieldError, FormError } from '#app/components/text-field.tsx'
-import { getSystemConfig } from '#app/features/credits/system-config.server.ts'
-import { findTaskView } from '#app/features/generation/user-tasks.server.ts'
-import { readVideoGenerationForm, submitVideoGeneration } from '#app/features/generation/video-generation.server.ts'
+import { getSystemConfig } from '#domain/credits/system-config.server.ts'
+import { findTaskView } from '#domain/generation/user-tasks.server.ts'
+import { submitVideoGeneration } from '#domain/generation/task-submission.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
-import { answerGenerationForm, type GenerationActionData } from '#app/features/generation/generation-action.server.ts'
+import {
+  answerGenerationForm,
+  readVideoGenerationForm,
+  type GenerationActionData,
+} from '#app/generation/generation-forms.server.ts'
 import { useRootData } from '#app/hooks/use-root-data.ts'
-import { seo } from '#app/utils/seo.ts'
-import { downloadName, downloadUrl, isActive, type ClientTask } from '#app/features/generation/task-client.ts'
+import { seo } from '#app/document/seo.ts'
+import { downloadName, downloadUrl, isActive, type ClientTask } from '#app/generation/task-client.ts'
 import { useHydrated } from '#app/hooks/use-hydrated.ts'
-import { ASPECT_RATIOS, RESOLUTIONS } from '#app/features/generation/video-dimensions.ts'
+import { ASPECT_RATIOS, RESOLUTIONS } from '#domain/generation/video-dimensions.ts'
 import {
   aspectRatioLabels,
   FILE_TOO_LARGE,
@@ -35,9 +39,9 @@ import {
   videoGenerationSchema,
   type VideoMode,
   type VideoQuality,
-} from '#app/features/generation/video-generation-form.ts'
-import { VIDEO_ACCESS_RESTRICTED, VIDEO_LOGIN_FIRST } from '#app/utils/permissions.ts'
-import { requirePermission } from '#app/utils/permissions.server.ts'
+} from '#domain/generation/video-generation-form.ts'
+import { VIDEO_ACCESS_RESTRICTED, VIDEO_LOGIN_FIRST } from '#domain/permissions/permissions.ts'
+import { requirePermission } from '#domain/permissions/permissions.server.ts'
 
 // The page shares the generator's layout (two columns, mode pills, result panel) and adds its own.
 export const meta: MetaFunction = () =>

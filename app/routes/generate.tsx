@@ -10,32 +10,32 @@ import { parseWithZod } from '@conform-to/zod'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, useNavigate } from '@remix-run/react'
 import { useEffect, useState, type ChangeEvent } from 'react'
-import { CostButton } from '#app/components/generator/cost.tsx'
-import { GenerationDialogs, type GenerationDialog } from '#app/components/generator/dialogs.tsx'
-import { useGenerationRequest } from '#app/components/generator/generation-request.ts'
-import { ACCEPTED_IMAGES, PhotoUpload, useFilePreview } from '#app/components/generator/photo-upload.tsx'
-import { KeptInHistory, TaskProgress, TaskResultPanel, useShownTask } from '#app/components/generator/result-panel.tsx'
+import { CostButton } from '#app/generation/cost.tsx'
+import { GenerationDialogs, type GenerationDialog } from '#app/generation/dialogs.tsx'
+import { useGenerationRequest } from '#app/generation/generation-request.ts'
+import { ACCEPTED_IMAGES, PhotoUpload, useFilePreview } from '#app/generation/photo-upload.tsx'
+import { KeptInHistory, TaskProgress, TaskResultPanel, useShownTask } from '#app/generation/result-panel.tsx'
 import { FieldError, FormError } from '#app/components/text-field.tsx'
-import { TEMPLATE_HANDOFF_KEY, type TemplateHandoff } from '#app/features/gallery/gallery-shared.ts'
-import { readImageGenerationForm, submitImageGeneration } from '#app/features/generation/image-generation.server.ts'
-import { listStyles } from '#app/features/gallery/styles.server.ts'
-import { getSystemConfig } from '#app/features/credits/system-config.server.ts'
-import { findTaskView } from '#app/features/generation/user-tasks.server.ts'
-import { getOptionalUser } from '#app/utils/auth.server.ts'
-import { requireUser } from '#app/utils/permissions.server.ts'
+import { TEMPLATE_HANDOFF_KEY, type TemplateHandoff } from '#domain/gallery/gallery-shared.ts'
+import { submitImageGeneration } from '#domain/generation/task-submission.server.ts'
+import { listStyles } from '#domain/gallery/styles.server.ts'
+import { getSystemConfig } from '#domain/credits/system-config.server.ts'
+import { findTaskView } from '#domain/generation/user-tasks.server.ts'
+import { getOptionalUser } from '#domain/sessions/auth.server.ts'
+import { requireUser } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
-import { answerGenerationForm, type GenerationActionData } from '#app/features/generation/generation-action.server.ts'
 import {
-  imageGenerationSchema,
-  MAX_IMAGE_MB,
-  MAX_REFERENCE_IMAGES,
-} from '#app/features/generation/image-generation-form.ts'
+  answerGenerationForm,
+  readImageGenerationForm,
+  type GenerationActionData,
+} from '#app/generation/generation-forms.server.ts'
+import { imageGenerationSchema, MAX_IMAGE_MB, MAX_REFERENCE_IMAGES } from '#domain/generation/image-generation-form.ts'
 import { useRootData } from '#app/hooks/use-root-data.ts'
 import { useHydrated } from '#app/hooks/use-hydrated.ts'
-import { seo } from '#app/utils/seo.ts'
-import { downloadName, downloadUrl, isActive, type ClientTask } from '#app/features/generation/task-client.ts'
-import { isGeneratorStyle } from '#app/features/generation/prompt.ts'
+import { seo } from '#app/document/seo.ts'
+import { downloadName, downloadUrl, isActive, type ClientTask } from '#app/generation/task-client.ts'
+import { isGeneratorStyle } from '#domain/generation/prompt.ts'
 
 export const meta: MetaFunction = () =>
   seo({

@@ -7,14 +7,14 @@ import {
   historyQuerySchema,
   listHistory,
   type HistoryItem,
-} from '#app/features/generation/user-tasks.server.ts'
-import { requireUser } from '#app/utils/permissions.server.ts'
+} from '#domain/generation/user-tasks.server.ts'
+import { requireUser } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import type { TaskKind } from '#platform/db-schema.ts'
 import { readForm } from '#app/utils/form-body.server.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
-import { seo } from '#app/utils/seo.ts'
-import { downloadName, downloadUrl } from '#app/features/generation/task-client.ts'
+import { seo } from '#app/document/seo.ts'
+import { downloadName, downloadUrl } from '#app/generation/task-client.ts'
 
 export const meta: MetaFunction = () => seo({ title: 'My Resources', description: 'Your generated images and videos.' })
 

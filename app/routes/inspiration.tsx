@@ -1,4 +1,4 @@
-import { galleryMeta } from '#app/components/gallery/gallery-page.tsx'
+import { galleryMeta } from '#app/gallery/gallery-page.tsx'
 
 /** The same screen as /, under its own title. */
 export { action, default, ErrorBoundary, links, loader, shouldRevalidate } from './_index.tsx'

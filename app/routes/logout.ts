@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, redirect } from '@remix-run/node'
-import { endSession } from '#app/utils/auth.server.ts'
+import { endSession } from '#domain/sessions/auth.server.ts'
 
 /** POST /logout (the header's Logout form): revokes the session, clears the cookie, goes home. */
 export async function action({ request }: ActionFunctionArgs) {

@@ -6,28 +6,23 @@ import type { z } from 'zod'
 import { AccessDenied } from '#app/components/access-denied.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { FieldError } from '#app/components/text-field.tsx'
-import { VerificationBadge } from '#app/components/verification-badge.tsx'
-import {
-  formatUsd,
-  paymentMethodLabels,
-  recheckFormSchema,
-  reviewFormSchema,
-} from '#app/features/payments/payment-rules.ts'
-import { requestVerification } from '#app/features/payments/payment-verification.server.ts'
+import { VerificationBadge } from '#app/accounts/verification-badge.tsx'
+import { formatUsd, paymentMethodLabels, recheckFormSchema, reviewFormSchema } from '#domain/payments/payment-rules.ts'
+import { requestVerification } from '#domain/payments/payment-verification.server.ts'
 import {
   listPendingProofs,
   reviewPaymentProof,
   toPendingProof,
   type PublicPendingProof,
-} from '#app/features/payments/payments.server.ts'
-import { systemSettingLabels, systemSettingsSchema } from '#app/features/credits/system-config-schema.ts'
-import { getSystemConfig, saveSystemConfig } from '#app/features/credits/system-config.server.ts'
+} from '#domain/payments/payments.server.ts'
+import { systemSettingLabels, systemSettingsSchema } from '#domain/credits/system-config-schema.ts'
+import { getSystemConfig, saveSystemConfig } from '#domain/credits/system-config.server.ts'
 import type { User } from '#platform/db-schema.ts'
 import { getDb } from '#platform/db.server.ts'
 import { readForm } from '#app/utils/form-body.server.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
-import { requirePermission } from '#app/utils/permissions.server.ts'
-import { seo } from '#app/utils/seo.ts'
+import { requirePermission } from '#domain/permissions/permissions.server.ts'
+import { seo } from '#app/document/seo.ts'
 
 export const meta: MetaFunction = () =>
   seo({ title: 'Payment Review', description: 'Review payment proofs and edit the credit costs.' })

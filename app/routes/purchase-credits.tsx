@@ -19,19 +19,15 @@ import {
   paymentMethods,
   priceCents,
   purchaseFormSchema,
-} from '#app/features/payments/payment-rules.ts'
-import {
-  paymentDestinations,
-  PROOF_SUBMITTED_MESSAGE,
-  submitPaymentProof,
-} from '#app/features/payments/payments.server.ts'
-import { requireUser } from '#app/utils/permissions.server.ts'
+} from '#domain/payments/payment-rules.ts'
+import { paymentDestinations, PROOF_SUBMITTED_MESSAGE, submitPaymentProof } from '#domain/payments/payments.server.ts'
+import { requireUser } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import type { PaymentMethod } from '#platform/db-schema.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
 import { readMultipartForm } from '#app/utils/multipart.server.ts'
 import { getClientAddress } from '#platform/client-address.server.ts'
-import { seo } from '#app/utils/seo.ts'
+import { seo } from '#app/document/seo.ts'
 
 export const meta: MetaFunction = () =>
   seo({ title: 'Purchase Credits', description: 'Buy Pawtrait credits with PayPal or USDT.' })

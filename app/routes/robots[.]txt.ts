@@ -1,8 +1,8 @@
 import { getEnv } from '#platform/env.server.ts'
-import { siteOrigin } from '#app/utils/site-origin.server.ts'
+import { requestOrigin } from '#platform/public-url.server.ts'
 
 export async function loader({ request }: { request: Request }) {
-  const origin = siteOrigin(request, getEnv().PUBLIC_URL)
+  const origin = requestOrigin(request, getEnv())
   // The administrators' pages are not listed: a crawler only ever gets their redirect to /login,
   // and a Disallow line would advertise where they are.
   const lines = ['User-agent: *', 'Allow: /', 'Disallow: /api/', `Sitemap: ${origin}/sitemap.xml`]

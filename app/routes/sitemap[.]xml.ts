@@ -1,11 +1,11 @@
 import { getEnv } from '#platform/env.server.ts'
-import { siteOrigin } from '#app/utils/site-origin.server.ts'
+import { requestOrigin } from '#platform/public-url.server.ts'
 
 /** The public pages worth indexing; account and admin pages stay out. */
 const publicPaths = ['/', '/inspiration', '/generate', '/contact', '/login', '/register']
 
 export async function loader({ request }: { request: Request }) {
-  const origin = siteOrigin(request, getEnv().PUBLIC_URL)
+  const origin = requestOrigin(request, getEnv())
   const urls = publicPaths.map((path) => `  <url><loc>${origin}${path}</loc></url>`).join('\n')
   const body = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`
   return new Response(body, {

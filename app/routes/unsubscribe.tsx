@@ -1,8 +1,8 @@
 import { type ActionFunctionArgs, json, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
-import { setTaskEmails, userOfUnsubscribeToken } from '#app/features/accounts/task-email-preference.server.ts'
+import { setTaskEmails, userOfUnsubscribeToken } from '#domain/accounts/task-email-preference.server.ts'
 import { getDb } from '#platform/db.server.ts'
-import { seo } from '#app/utils/seo.ts'
+import { seo } from '#app/document/seo.ts'
 
 export const meta = () => seo({ title: 'Unsubscribe', description: 'Stop the emails about finished work.' })
 

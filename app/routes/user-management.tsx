@@ -12,9 +12,9 @@ import {
 import { useEffect, useState } from 'react'
 import { z } from 'zod'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import { RankingTable } from '#app/components/user-management/ranking-table.tsx'
-import { AddUserDialog, CreditsDialog, DeleteUserDialog } from '#app/components/user-management/user-dialogs.tsx'
-import { UsersTable } from '#app/components/user-management/users-table.tsx'
+import { RankingTable } from '#app/user-management/ranking-table.tsx'
+import { AddUserDialog, CreditsDialog, DeleteUserDialog } from '#app/user-management/user-dialogs.tsx'
+import { UsersTable } from '#app/user-management/users-table.tsx'
 import {
   type ConsumptionRow,
   consumptionRanking,
@@ -26,12 +26,12 @@ import {
   isAdminRefusal,
   setBannedAsAdmin,
   setCreditsAsAdmin,
-} from '#app/features/users/user-admin.server.ts'
-import { type PublicUser, toPublicUser } from '#app/features/accounts/user.server.ts'
+} from '#domain/user-management/user-admin.server.ts'
+import { type PublicUser, toPublicUser } from '#domain/accounts/user.server.ts'
 import { getDb } from '#platform/db.server.ts'
-import { HttpError } from '#app/utils/http.server.ts'
-import { requirePermission } from '#app/utils/permissions.server.ts'
-import { zhUserManagement as t } from '#app/features/users/zh-user-management.ts'
+import { HttpError } from '#domain/http-error.server.ts'
+import { requirePermission } from '#domain/permissions/permissions.server.ts'
+import { zhUserManagement as t } from '#app/user-management/zh-user-management.ts'
 import { readForm } from '#app/utils/form-body.server.ts'
 
 export const meta: MetaFunction = () => [{ title: `${t.pageTitle} — Pawtrait` }]

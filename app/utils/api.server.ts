@@ -1,18 +1,11 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { ZodError } from 'zod'
 import { asServiceUnavailable } from '#platform/database-outage.server.ts'
-import { errorResponse, HttpError } from './http.server.ts'
+import { recordApiCall } from '#domain/analytics/events.server.ts'
+import { errorResponse, HttpError } from '#domain/http-error.server.ts'
 import { assertPlainText } from './text-input.ts'
 
 type Handler<Args> = (args: Args) => Promise<Response>
-
-type AnswerListener = (request: Request, status: number) => void
-const answerListeners: AnswerListener[] = []
-
-/** Lets a feature see every API answer (the analytics count them) without this module knowing it. */
-export function onApiAnswer(listener: AnswerListener) {
-  answerListeners.push(listener)
-}
 
 /**
  * Wraps an /api route handler so that every failure answers JSON `{ message }` with the right
@@ -23,7 +16,7 @@ export function onApiAnswer(listener: AnswerListener) {
 export function apiHandler<Args extends LoaderFunctionArgs | ActionFunctionArgs>(handler: Handler<Args>) {
   return async (args: Args) => {
     const response = await answer(handler, args)
-    for (const listener of answerListeners) listener(args.request, response.status)
+    recordApiCall(args.request, response.status)
     return response
   }
 }

@@ -1,5 +1,5 @@
 import { json } from '@remix-run/node'
-import { HttpError } from './http.server.ts'
+import { HttpError } from '#domain/http-error.server.ts'
 import { assertPlainText } from './text-input.ts'
 
 /**

@@ -1,6 +1,6 @@
 import type { Submission, SubmissionResult } from '@conform-to/react'
 import { json } from '@remix-run/node'
-import { HttpError } from './http.server.ts'
+import { HttpError } from '#domain/http-error.server.ts'
 
 /** What a conform page action answers: the submission result, and a success message or the form it belongs to. */
 export type FormActionData = { result: SubmissionResult<string[]>; message?: string; form?: string }

@@ -4,8 +4,8 @@ import {
   unstable_parseMultipartFormData,
 } from '@remix-run/node'
 import type { UploadHandler } from '@remix-run/node'
-import { badRequest, HttpError, payloadTooLarge } from './http.server.ts'
-import { fileTooLarge, MAX_UPLOAD_BYTES } from './images.server.ts'
+import { badRequest, HttpError, payloadTooLarge } from '#domain/http-error.server.ts'
+import { fileTooLarge, MAX_UPLOAD_BYTES } from '#domain/media/images.server.ts'
 import { assertPlainText } from './text-input.ts'
 
 export type MultipartLimits = {

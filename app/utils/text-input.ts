@@ -10,7 +10,7 @@
  * form-body.server.ts), and apiHandler on the route's parameters and query string, so no schema can
  * forget it.
  */
-import { badRequest } from './http.server.ts'
+import { badRequest } from '#domain/http-error.server.ts'
 
 // C0 controls except tab (09), line feed (0A) and carriage return (0D); DEL and the C1 controls.
 // eslint-disable-next-line no-control-regex

@@ -1,8 +1,8 @@
 import type { DB } from '#platform/db.server.ts'
 import type { Env } from '#platform/env.server.ts'
-import { hashPassword } from '#app/utils/password.server.ts'
-import { defaultSystemConfig, saveSystemConfig } from '#app/features/credits/system-config.server.ts'
-import { createUser, findUserByEmail } from '#app/features/accounts/user.server.ts'
+import { hashPassword } from '#domain/accounts/password.server.ts'
+import { defaultSystemConfig, saveSystemConfig } from '#domain/credits/system-config.server.ts'
+import { createUser, findUserByEmail } from '#domain/accounts/user.server.ts'
 
 export const defaultGalleryStyles = [
   ['random', 'Random'],

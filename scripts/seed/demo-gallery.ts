@@ -7,10 +7,10 @@ import sharp from 'sharp'
 import type { DB } from '#platform/db.server.ts'
 import type { MediaStorage } from '#platform/storage.server.ts'
 import { createLocalImageProvider } from '#worker/providers/image/local.ts'
-import type { GeneratorStyle } from '#app/features/generation/prompt.ts'
+import type { GeneratorStyle } from '#domain/generation/prompt.ts'
 import { type Accessory, drawPet, type PetSpec } from './demo-pet-drawing.ts'
-import type { OtherParamKey } from '#app/features/gallery/gallery-shared.ts'
-import { createTemplate } from '#app/features/gallery/templates.server.ts'
+import type { OtherParamKey } from '#domain/gallery/gallery-shared.ts'
+import { createTemplate } from '#domain/gallery/templates.server.ts'
 
 type Coat = Pick<PetSpec, 'species' | 'fur' | 'light' | 'dark' | 'ears' | 'eyePatch' | 'stripes' | 'eyes'>
 

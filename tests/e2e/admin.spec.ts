@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test'
 import sharp from 'sharp'
-import { presetRange } from '#app/features/analytics/date-range.ts'
+import { presetRange } from '#domain/analytics/date-range.ts'
 import { e2eAdmin } from '../../playwright.config.ts'
 import { signIn, test } from './support.ts'
 

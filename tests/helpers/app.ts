@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
-import { createSession } from '#app/utils/session.server.ts'
-import { createUser } from '#app/features/accounts/user.server.ts'
+import { createSession } from '#domain/sessions/session.server.ts'
+import { createUser } from '#domain/accounts/user.server.ts'
 import type { Role } from '#platform/db-schema.ts'
 import { getDb } from '#platform/db.server.ts'
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
-import { verificationJobKey } from '#app/features/payments/payment-verification.server.ts'
+import { verificationJobKey } from '#domain/payments/payment-verification.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { verifyPayment } from '#worker/tasks/verify-payment.ts'
 import { randomAccount, tronAddress } from '../fakes/chain-fixtures.ts'

@@ -11,9 +11,9 @@ import {
   recordPageView,
   recordPayment,
   recordRegistration,
-} from '#app/features/analytics/events.server.ts'
-import { analyticsSummary } from '#app/features/analytics/report.server.ts'
-import { dateRangeSchema, presetRange, toDateString } from '#app/features/analytics/date-range.ts'
+} from '#domain/analytics/events.server.ts'
+import { analyticsSummary } from '#domain/analytics/report.server.ts'
+import { dateRangeSchema, presetRange, toDateString } from '#domain/analytics/date-range.ts'
 import { loader as overviewLoader } from '#app/routes/api.analytics.overview.ts'
 import { action as pageViewAction } from '#app/routes/api.analytics.pageview.ts'
 import { loader as taskLoader } from '#app/routes/api.async-image.task.$id.ts'

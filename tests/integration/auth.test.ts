@@ -1,10 +1,10 @@
-import { getOptionalUser } from '#app/utils/auth.server.ts'
-import { HttpError } from '#app/utils/http.server.ts'
-import { requireUser } from '#app/utils/permissions.server.ts'
+import { getOptionalUser } from '#domain/sessions/auth.server.ts'
+import { HttpError } from '#domain/http-error.server.ts'
+import { requireUser } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
-import { revokeUserSessions } from '#app/utils/session.server.ts'
+import { revokeUserSessions } from '#domain/sessions/session.server.ts'
 import { createTestUser, makeRequest } from '#tests/helpers/app.ts'
-import { getSessionCookie } from '#app/utils/auth.server.ts'
+import { getSessionCookie } from '#domain/sessions/auth.server.ts'
 
 test('the session token is accepted from x-auth-token, auth-token, Bearer and the cookie', async () => {
   const { user, token } = await createTestUser()

@@ -1,4 +1,4 @@
-import { setCredits } from '#app/features/credits/credits.server.ts'
+import { setCredits } from '#domain/credits/credits.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { loader } from '#app/routes/api.image.credit-history.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'

@@ -1,4 +1,4 @@
-import { grantCredits, setCredits, spendCredits } from '#app/features/credits/credits.server.ts'
+import { grantCredits, setCredits, spendCredits } from '#domain/credits/credits.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { createTestUser } from '#tests/helpers/app.ts'
 

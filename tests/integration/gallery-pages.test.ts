@@ -1,5 +1,5 @@
 import sharp from 'sharp'
-import { createTemplate } from '#app/features/gallery/templates.server.ts'
+import { createTemplate } from '#domain/gallery/templates.server.ts'
 import { action as galleryAction, loader as galleryLoader } from '#app/routes/_index.tsx'
 import { action as templateUploadAction, loader as templateUploadLoader } from '#app/routes/update-case.tsx'
 import { getDb } from '#platform/db.server.ts'

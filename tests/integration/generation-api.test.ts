@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { completeTask, startTaskAttempt } from '#app/features/generation/task-states.server.ts'
+import { completeTask, startTaskAttempt } from '#domain/generation/task-states.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import {

@@ -1,4 +1,4 @@
-import { completeTask, startTaskAttempt } from '#app/features/generation/task-states.server.ts'
+import { completeTask, startTaskAttempt } from '#domain/generation/task-states.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { action as generateAction, loader as generateLoader } from '#app/routes/generate.tsx'
 import { action as historyAction, loader as historyLoader } from '#app/routes/history.tsx'

@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import type { TaskView } from '#app/features/generation/task-view.ts'
+import type { TaskView } from '#domain/generation/task-view.ts'
 import { getDb } from '#platform/db.server.ts'
 import { createTestUser } from '#tests/helpers/app.ts'
 import { readEventStream, type StreamEvent } from '#tests/helpers/event-stream.ts'

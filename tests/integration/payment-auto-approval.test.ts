@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { action as reviewAction } from '#app/routes/api.image.review-payment-proof.$id.ts'
-import { ON_CHAIN_APPROVAL_NOTE } from '#app/features/payments/payment-check.server.ts'
+import { ON_CHAIN_APPROVAL_NOTE } from '#domain/payments/payment-check.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import { queuedJobs } from '#tests/helpers/jobs.ts'

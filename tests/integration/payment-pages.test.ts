@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { action as reviewPageAction, loader as reviewPageLoader } from '#app/routes/payment-review.tsx'
 import { action as purchaseAction, loader as purchaseLoader } from '#app/routes/purchase-credits.tsx'
-import { getSystemConfig } from '#app/features/credits/system-config.server.ts'
+import { getSystemConfig } from '#domain/credits/system-config.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import { proofStatus } from '#tests/helpers/payments.ts'

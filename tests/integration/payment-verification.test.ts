@@ -1,6 +1,6 @@
 import { loader as pendingLoader } from '#app/routes/api.image.pending-payment-proofs.ts'
 import { action as reviewPageAction, loader as reviewPageLoader } from '#app/routes/payment-review.tsx'
-import { MAX_FAILURES } from '#app/features/payments/payment-check.server.ts'
+import { MAX_FAILURES } from '#domain/payments/payment-check.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import {

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import type { Role } from '#platform/db-schema.ts'
-import { type Permission, permissionRules, permissionsOf } from '#app/utils/permissions.ts'
+import { type Permission, permissionRules, permissionsOf } from '#domain/permissions/permissions.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 
 /**

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { JobHelpers } from 'graphile-worker'
-import { WAITED_TOO_LONG_REASON } from '#app/features/generation/task-waits.server.ts'
+import { WAITED_TOO_LONG_REASON } from '#domain/generation/task-waits.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { createGeminiImageProvider } from '#worker/providers/image/gemini.ts'
 import { createOpenAiImageProvider } from '#worker/providers/image/openai.ts'

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { listProviderChecks } from '#app/features/generation/provider-checks.server.ts'
+import { listProviderChecks } from '#domain/generation/provider-checks.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { startGeminiFake, type GeminiFake } from '#tests/fakes/gemini.ts'
 import { startOpenAiFake, type OpenAiFake } from '#tests/fakes/openai.ts'

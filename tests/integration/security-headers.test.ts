@@ -9,7 +9,7 @@ import { getDb } from '#platform/db.server.ts'
 import { getMetrics } from '#platform/metrics.server.ts'
 import { getLogger } from '#platform/logger.server.ts'
 import { getStorage, mediaKey } from '#platform/storage.server.ts'
-import { cspReportSummary } from '#app/features/operations/csp-reports.server.ts'
+import { cspReportSummary } from '#domain/operations/csp-reports.server.ts'
 import { apiBuild, httpClient, startWebServer } from '#tests/helpers/web-server.ts'
 
 // The headers every answer carries and the pages' per-request CSP nonce (decision 0020), over real

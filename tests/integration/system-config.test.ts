@@ -1,5 +1,5 @@
-import { defaultSystemConfig } from '#app/features/credits/system-config.server.ts'
-import { createUser } from '#app/features/accounts/user.server.ts'
+import { defaultSystemConfig } from '#domain/credits/system-config.server.ts'
+import { createUser } from '#domain/accounts/user.server.ts'
 import { action, loader } from '#app/routes/api.system-config.ts'
 import { getDb } from '#platform/db.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { action as unsubscribe } from '#app/routes/unsubscribe.tsx'
-import { unsubscribeToken } from '#app/features/accounts/task-email-preference.server.ts'
+import { unsubscribeToken } from '#domain/accounts/task-email-preference.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { startSmtpCatcher, type SmtpCatcher } from '#tests/fakes/smtp.ts'
 import { startFakeVeo, type FakeVeo } from '#tests/fakes/veo.ts'

@@ -1,4 +1,4 @@
-import { recoverStalledTasks } from '#app/features/generation/task-recovery.server.ts'
+import { recoverStalledTasks } from '#domain/generation/task-recovery.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { startFakeVeo, type FakeVeo } from '#tests/fakes/veo.ts'
 import { createTestUser } from '#tests/helpers/app.ts'

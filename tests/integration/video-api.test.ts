@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { saveSystemConfig, defaultSystemConfig } from '#app/features/credits/system-config.server.ts'
+import { saveSystemConfig, defaultSystemConfig } from '#domain/credits/system-config.server.ts'
 import type { Role } from '#platform/db-schema.ts'
 import { getDb } from '#platform/db.server.ts'
 import type { VideoProvider } from '#worker/providers/types.ts'

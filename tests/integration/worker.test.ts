@@ -1,7 +1,7 @@
 import { getDb } from '#platform/db.server.ts'
 import { enqueueJob } from '#platform/jobs.server.ts'
-import { createUser } from '#app/features/accounts/user.server.ts'
-import { hashToken } from '#app/utils/session.server.ts'
+import { createUser } from '#domain/accounts/user.server.ts'
+import { hashToken } from '#domain/sessions/session.server.ts'
 import { startWorker, waitFor } from '#tests/helpers/worker-process.ts'
 
 test('a job enqueued by the web side is run by the real worker process, which stops cleanly on SIGTERM', async () => {

@@ -23,7 +23,7 @@ process.env.WORKER_METRICS_PORT ??= '0'
 
 afterAll(async () => {
   // Analytics events are written in batches: store the last ones before the database goes away.
-  const { flushAnalytics } = await import('#app/features/analytics/events.server.ts')
+  const { flushAnalytics } = await import('#domain/analytics/events.server.ts')
   await flushAnalytics()
   const { closeDb } = await import('#platform/db.server.ts')
   await closeDb()

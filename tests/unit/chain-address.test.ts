@@ -3,7 +3,7 @@ import {
   canonicalEthereumAddress,
   canonicalTronAddress,
   tronAddressFromHex,
-} from '#app/features/payments/chain-address.server.ts'
+} from '#domain/payments/chain-address.server.ts'
 
 // USDT's TRC20 contract as TronScan shows it, in both forms.
 const USDT_BASE58 = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'

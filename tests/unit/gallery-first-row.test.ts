@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { imageLoading } from '#app/components/gallery/first-row.ts'
+import { imageLoading } from '#app/gallery/first-row.ts'
 
 const squares = (count: number) => Array.from({ length: count }, () => ({ width: 1000, height: 1000 }))
 const indexesOf = (loading: string[], kind: string) =>

@@ -3,7 +3,7 @@
  * JSON answer (network failure, timeout, an HTTP error status such as 429, a body that is not JSON)
  * becomes a ChainUnavailableError, which leaves the proof `unavailable` and is retried later.
  */
-import { ChainUnavailableError } from '#app/features/payments/chain-transfer.ts'
+import { ChainUnavailableError } from '#domain/payments/chain-transfer.ts'
 import { errorForStatus, requestJson, shorten, type HttpCallOptions } from '../providers/http.ts'
 
 export type ChainCallOptions = Omit<HttpCallOptions, 'service'>

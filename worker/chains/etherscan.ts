@@ -8,8 +8,8 @@
  * result: "…" }` with HTTP 200, and node errors as JSON-RPC `error`; both leave the proof unavailable.
  */
 import { z } from 'zod'
-import { ChainUnavailableError, type ChainLookup, type TokenTransfer } from '#app/features/payments/chain-transfer.ts'
-import { addressFromWord } from '#app/features/payments/chain-address.server.ts'
+import { ChainUnavailableError, type ChainLookup, type TokenTransfer } from '#domain/payments/chain-transfer.ts'
+import { addressFromWord } from '#domain/payments/chain-address.server.ts'
 import { callChainApi, readAnswer, TRANSFER_TOPIC, type ChainCallOptions } from './chain-http.ts'
 
 const SERVICE = 'Etherscan'

@@ -9,8 +9,8 @@
  * that become T-addresses with the 0x41 prefix. TRONGRID_API_KEY goes in `TRON-PRO-API-KEY`.
  */
 import { z } from 'zod'
-import type { ChainLookup, TokenTransfer } from '#app/features/payments/chain-transfer.ts'
-import { addressFromWord, tronAddressFromHex } from '#app/features/payments/chain-address.server.ts'
+import type { ChainLookup, TokenTransfer } from '#domain/payments/chain-transfer.ts'
+import { addressFromWord, tronAddressFromHex } from '#domain/payments/chain-address.server.ts'
 import { callChainApi, readAnswer, TRANSFER_TOPIC, type ChainCallOptions } from './chain-http.ts'
 
 const SERVICE = 'TronGrid'

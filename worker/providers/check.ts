@@ -5,7 +5,7 @@
  * `npm run providers:check` and by the worker at start-up; each result is kept in provider_checks
  * for the operator's status page.
  */
-import { recordProviderCheck } from '#app/features/generation/provider-checks.server.ts'
+import { recordProviderCheck } from '#domain/generation/provider-checks.server.ts'
 import type { DB } from '#platform/db.server.ts'
 import type { ImageEnv, VideoEnv } from './from-env.ts'
 import { errorForAnswer, requestJson } from './http.ts'

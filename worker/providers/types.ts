@@ -11,13 +11,13 @@ export interface ImageInput {
 }
 
 // What a user chose is the generation domain's; providers take it as it is.
-import type { GuidedOptions } from '#app/features/generation/prompt.ts'
-import type { VideoAspectRatio, VideoResolution } from '#app/features/generation/video-dimensions.ts'
-import type { VideoQuality } from '#app/features/generation/video-generation-form.ts'
+import type { GuidedOptions } from '#domain/generation/prompt.ts'
+import type { VideoAspectRatio, VideoResolution } from '#domain/generation/video-dimensions.ts'
+import type { VideoQuality } from '#domain/generation/video-generation-form.ts'
 
-export type { GuidedOptions } from '#app/features/generation/prompt.ts'
-export type { VideoAspectRatio, VideoResolution } from '#app/features/generation/video-dimensions.ts'
-export type { VideoQuality } from '#app/features/generation/video-generation-form.ts'
+export type { GuidedOptions } from '#domain/generation/prompt.ts'
+export type { VideoAspectRatio, VideoResolution } from '#domain/generation/video-dimensions.ts'
+export type { VideoQuality } from '#domain/generation/video-generation-form.ts'
 
 export interface ImageRequest {
   /** The pet photo first, then up to five reference images (Customize mode). */

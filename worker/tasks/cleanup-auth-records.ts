@@ -1,6 +1,6 @@
 import type { Task } from 'graphile-worker'
-import { deleteExpiredRateLimits } from '#app/utils/rate-limit.server.ts'
-import { deleteStaleVerificationCodes } from '#app/features/accounts/verification-code.server.ts'
+import { deleteExpiredRateLimits } from '#domain/limits/rate-limit.server.ts'
+import { deleteStaleVerificationCodes } from '#domain/accounts/verification-code.server.ts'
 import { getDb } from '#platform/db.server.ts'
 
 /** Daily: drops rate-limit counters whose window has ended and verification codes expired over a day ago. */

@@ -1,5 +1,5 @@
 import type { Task } from 'graphile-worker'
-import { deleteExpiredSessions } from '#app/utils/session.server.ts'
+import { deleteExpiredSessions } from '#domain/sessions/session.server.ts'
 import { getDb } from '#platform/db.server.ts'
 
 /** Daily: removes expired sessions (and with them, nothing a user could still use). */

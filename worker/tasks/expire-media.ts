@@ -1,5 +1,5 @@
 import type { Task } from 'graphile-worker'
-import { expireTasks } from '#app/features/generation/task-states.server.ts'
+import { expireTasks } from '#domain/generation/task-states.server.ts'
 import { getDb } from '#platform/db.server.ts'
 
 /** Hourly: removes generated media past its retention (MEDIA_RETENTION_DAYS), files and rows. */

@@ -1,6 +1,6 @@
 import type { Task } from 'graphile-worker'
-import { saveProviderOperation } from '#app/features/generation/task-waits.server.ts'
-import { videoTaskParamsSchema } from '#app/features/generation/video-task-params.ts'
+import { saveProviderOperation } from '#domain/generation/task-waits.server.ts'
+import { videoTaskParamsSchema } from '#domain/generation/video-task-params.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getWorkerEnv } from '#worker/env.ts'
 import { videoProviderFromEnv } from '#worker/providers/from-env.ts'

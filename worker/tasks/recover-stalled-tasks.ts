@@ -1,5 +1,5 @@
 import type { Task } from 'graphile-worker'
-import { recoverStalledTasks } from '#app/features/generation/task-recovery.server.ts'
+import { recoverStalledTasks } from '#domain/generation/task-recovery.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getWorkerEnv } from '#worker/env.ts'
 

@@ -1,5 +1,5 @@
 import type { Task } from 'graphile-worker'
-import { maintainAnalytics } from '#app/features/analytics/maintenance.server.ts'
+import { maintainAnalytics } from '#domain/analytics/maintenance.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getWorkerEnv } from '#worker/env.ts'
 

@@ -5,7 +5,7 @@ import {
   recordTimedOutCall,
   waitForRoom,
   type LaterRun,
-} from '#app/features/generation/task-waits.server.ts'
+} from '#domain/generation/task-waits.server.ts'
 import {
   completeTask,
   failTask,
@@ -14,7 +14,7 @@ import {
   recordProgress,
   requeueTask,
   startTaskAttempt,
-} from '#app/features/generation/task-states.server.ts'
+} from '#domain/generation/task-states.server.ts'
 import type { GenerationTask } from '#platform/db-schema.ts'
 import { isDatabaseUnreachable } from '#platform/database-outage.server.ts'
 import { getDb, waitForDatabase } from '#platform/db.server.ts'

@@ -1,6 +1,6 @@
 import type { Task } from 'graphile-worker'
 import { z } from 'zod'
-import { emailPasswordResetCode } from '#app/features/accounts/account-codes.server.ts'
+import { emailPasswordResetCode } from '#domain/accounts/account-codes.server.ts'
 import { getDb } from '#platform/db.server.ts'
 
 // The web validated the address; any text is looked up as is.

@@ -1,6 +1,6 @@
 import type { Task } from 'graphile-worker'
 import { z } from 'zod'
-import { queueTaskEndEmail } from '#app/features/generation/task-end-email.server.ts'
+import { queueTaskEndEmail } from '#domain/generation/task-end-email.server.ts'
 import { getDb } from '#platform/db.server.ts'
 
 const payloadSchema = z.object({ taskId: z.string().uuid() })

@@ -1,7 +1,7 @@
 import type { Task } from 'graphile-worker'
 import { z } from 'zod'
-import { checkPaymentProof, type LookupTransaction } from '#app/features/payments/payment-check.server.ts'
-import { verificationJobKey } from '#app/features/payments/payment-verification.server.ts'
+import { checkPaymentProof, type LookupTransaction } from '#domain/payments/payment-check.server.ts'
+import { verificationJobKey } from '#domain/payments/payment-verification.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getWorkerEnv } from '#worker/env.ts'
 import { enqueueJob } from '#platform/jobs.server.ts'
@@ -15,7 +15,7 @@ const payloadSchema = z.object({
 })
 
 /**
- * Checks one USDT payment proof on chain (app/features/payments/payment-check.server.ts) and schedules the
+ * Checks one USDT payment proof on chain (domain/payments/payment-check.server.ts) and schedules the
  * next check itself: every minute while the transfer is not found or not final, with a growing
  * backoff while the chain API is down. The job key keeps one queued check a proof.
  */

@@ -1,4 +1,4 @@
-import { ChainUnavailableError } from '#app/features/payments/chain-transfer.ts'
+import { ChainUnavailableError } from '#domain/payments/chain-transfer.ts'
 import { ETHEREUM_USDT, randomAccount, randomHash, TRON_USDT, tronAddress } from '#tests/fakes/chain-fixtures.ts'
 import { startEtherscanFake } from '#tests/fakes/etherscan.ts'
 import { startTronGridFake } from '#tests/fakes/trongrid.ts'

@@ -1,4 +1,4 @@
-import { createLimiter } from '#app/utils/concurrency.server.ts'
+import { createLimiter } from '#domain/limits/concurrency.server.ts'
 
 test('at most `limit` jobs run at once, the rest in arrival order, and a failure frees its turn', async () => {
   const limit = createLimiter(2)

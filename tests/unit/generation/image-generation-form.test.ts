@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod'
-import { promptInputFor, type ImageTaskParams } from '#app/features/generation/image-task-params.ts'
-import { imageGenerationSchema } from '#app/features/generation/image-generation-form.ts'
-import { buildImagePrompt } from '#app/features/generation/prompt.ts'
+import { promptInputFor, type ImageTaskParams } from '#domain/generation/image-task-params.ts'
+import { imageGenerationSchema } from '#domain/generation/image-generation-form.ts'
+import { buildImagePrompt } from '#domain/generation/prompt.ts'
 import { guided } from '#tests/unit/providers/image-fixtures.ts'
 
 const photo = () => new File([new Uint8Array(10)], 'pet.jpg', { type: 'image/jpeg' })

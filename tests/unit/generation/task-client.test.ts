@@ -1,4 +1,4 @@
-import { creditHistoryError } from '#app/features/credits/credit-history-errors.ts'
+import { creditHistoryError } from '#domain/credits/credit-history-errors.ts'
 import {
   downloadName,
   endedTasks,
@@ -8,7 +8,7 @@ import {
   taskFromSubmission,
   taskStatusText,
   type ClientTask,
-} from '#app/features/generation/task-client.ts'
+} from '#app/generation/task-client.ts'
 
 const now = new Date(2026, 10, 23, 15, 0)
 const at = (hours: number, day = 23) => new Date(2026, 10, day, hours).toISOString()

@@ -1,9 +1,4 @@
-import {
-  buildImagePrompt,
-  guidedItems,
-  guidedOptionsSchema,
-  imagePromptSchema,
-} from '#app/features/generation/prompt.ts'
+import { buildImagePrompt, guidedItems, guidedOptionsSchema, imagePromptSchema } from '#domain/generation/prompt.ts'
 import { guided } from './image-fixtures.ts'
 
 describe('buildImagePrompt in Guide mode', () => {

@@ -1,4 +1,4 @@
-import { effectiveResolution, videoSize } from '#app/features/generation/video-dimensions.ts'
+import { effectiveResolution, videoSize } from '#domain/generation/video-dimensions.ts'
 import { createVideoProvider } from '#worker/providers/video/index.ts'
 import { wrap } from '#worker/providers/video/text-scene.ts'
 

@@ -1,6 +1,6 @@
 import sharp from 'sharp'
-import { HttpError } from '#app/utils/http.server.ts'
-import { decodeImageDataUrl, makeAvatar, makeThumbnail, normalizeUploadedImage } from '#app/utils/images.server.ts'
+import { HttpError } from '#domain/http-error.server.ts'
+import { decodeImageDataUrl, makeAvatar, makeThumbnail, normalizeUploadedImage } from '#domain/media/images.server.ts'
 
 const solid = (width: number, height: number, channels: 3 | 4 = 3) =>
   sharp({ create: { width, height, channels, background: { r: 200, g: 120, b: 40, alpha: channels === 4 ? 0.5 : 1 } } })

@@ -1,4 +1,4 @@
-import { HttpError } from '#app/utils/http.server.ts'
+import { HttpError } from '#domain/http-error.server.ts'
 import { readMultipartForm } from '#app/utils/multipart.server.ts'
 
 const MB = 1024 * 1024

@@ -13,7 +13,7 @@ import { lookFor } from './local/looks.ts'
 import type { Look } from './local/looks.ts'
 import { keywordScene, plainScene, tintedScene } from './local/scenes.ts'
 import { CANVAS_SIZE, svgDocument } from './local/svg.ts'
-import { guidedItems } from '#app/features/generation/prompt.ts'
+import { guidedItems } from '#domain/generation/prompt.ts'
 
 export function createLocalImageProvider(): ImageProvider {
   return {

@@ -13,8 +13,8 @@ import type {
   VideoQuality,
   VideoRequest,
 } from '../types.ts'
-import { videoSize } from '#app/features/generation/video-dimensions.ts'
-import type { VideoSize } from '#app/features/generation/video-dimensions.ts'
+import { videoSize } from '#domain/generation/video-dimensions.ts'
+import type { VideoSize } from '#domain/generation/video-dimensions.ts'
 import { runFfmpeg } from './ffmpeg.ts'
 import { sourceImage } from './source-image.ts'
 import { renderTextScene } from './text-scene.ts'

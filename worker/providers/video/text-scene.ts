@@ -1,7 +1,7 @@
 // The still that text-to-video animates offline: a simple illustrated scene whose sky, ground and
 // decorations follow words in the prompt, a pet figure, and the prompt as a caption.
 import sharp from 'sharp'
-import type { VideoSize } from '#app/features/generation/video-dimensions.ts'
+import type { VideoSize } from '#domain/generation/video-dimensions.ts'
 import { escapeXml, hashText, seededRandom } from '../image/local/svg.ts'
 
 type Extra = 'stars' | 'snow' | 'clouds' | 'rain' | 'sea'

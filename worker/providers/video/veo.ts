@@ -21,7 +21,7 @@ import {
 import type { BytesAnswer, HttpCallOptions } from '../http.ts'
 import { ProviderError } from '../types.ts'
 import type { GeneratedMedia, ImageInput, ProviderContext, VideoOperationProvider, VideoRequest } from '../types.ts'
-import { effectiveResolution } from '#app/features/generation/video-dimensions.ts'
+import { effectiveResolution } from '#domain/generation/video-dimensions.ts'
 import { sourceImage } from './source-image.ts'
 
 export interface VeoConfig {

@@ -2,7 +2,7 @@
  * The offline portrait's layout: the frame behind the photo, and the layer on top of it (title,
  * outfit touches, badges naming the guided choices, and the caption saying which renderer made it).
  */
-import type { GuidedItem } from '#app/features/generation/prompt.ts'
+import type { GuidedItem } from '#domain/generation/prompt.ts'
 import type { FrameShape, Look } from './looks.ts'
 import { CANVAS_SIZE, SANS_FONT, circle, colourFor, escapeXml, round, svgDocument, textWidth, truncate } from './svg.ts'
 

@@ -3,8 +3,8 @@
  * the frame, the label colours and the backdrop used when no background was asked for.
  */
 import type { Sharp } from 'sharp'
-import { isGeneratorStyle } from '#app/features/generation/prompt.ts'
-import type { GeneratorStyle } from '#app/features/generation/prompt.ts'
+import { isGeneratorStyle } from '#domain/generation/prompt.ts'
+import type { GeneratorStyle } from '#domain/generation/prompt.ts'
 import { SANS_FONT, SERIF_FONT, gradientStop as stop, svgDocument } from './svg.ts'
 
 export type FrameShape = 'rounded' | 'arch' | 'square' | 'oval'

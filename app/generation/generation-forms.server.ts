@@ -1,0 +1,71 @@
+import type { Submission } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod'
+import { json, redirect } from '@remix-run/node'
+import { imageGenerationSchema, MAX_IMAGES } from '#domain/generation/image-generation-form.ts'
+import { PROMPT_MAX_LENGTH } from '#domain/generation/prompt.ts'
+import { videoGenerationSchema } from '#domain/generation/video-generation-form.ts'
+import { readMultipartForm } from '#app/utils/multipart.server.ts'
+import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
+import { HttpError } from '#domain/http-error.server.ts'
+
+/** A generator page's action answer: the form result, and needPurchase when the credits ran short. */
+export type GenerationActionData = FormActionData & { needPurchase?: boolean }
+
+interface GenerationFormOptions<Input, Output> {
+  /** Reads and validates the multipart form (limits refused as HttpErrors). */
+  read: () => Promise<Submission<Input, string[], Output>>
+  /** Pays for and queues the task. */
+  submit: (value: Output) => Promise<{ taskId: string }>
+  /** The page that shows the task: the answer redirects to `page?task=<id>`. */
+  page: string
+}
+
+/**
+ * A generator page's submission without JavaScript, the same as its API: an invalid form comes back
+ * with its errors (400); a lack of credits as a form error marked needPurchase, so the page offers
+ * the purchase dialog; success redirects to the page showing the new task.
+ */
+export async function answerGenerationForm<Input, Output>({
+  read,
+  submit,
+  page,
+}: GenerationFormOptions<Input, Output>) {
+  let submission
+  try {
+    submission = await read()
+  } catch (error) {
+    return formErrorResponse(error)
+  }
+  if (submission.status !== 'success') {
+    return json<GenerationActionData>({ result: submission.reply() }, { status: 400 })
+  }
+  try {
+    const { taskId } = await submit(submission.value)
+    return redirect(`${page}?task=${taskId}`)
+  } catch (error) {
+    if (error instanceof HttpError && error.extra.needPurchase) {
+      const result = submission.reply({ formErrors: [error.message] })
+      return json<GenerationActionData>({ result, needPurchase: true }, { status: error.status })
+    }
+    return formErrorResponse(error, submission)
+  }
+}
+
+/**
+ * Reads the multipart form within its limits (10 MB a file, six files, short text fields; 413/400
+ * otherwise) and validates it. The submission is answered as is so a page can reply with it.
+ */
+export async function readImageGenerationForm(request: Request) {
+  const formData = await readMultipartForm(request, {
+    maxFiles: MAX_IMAGES,
+    // Room for the longest prompt in any script (UTF-8 takes up to 4 bytes a character).
+    maxTextFieldBytes: PROMPT_MAX_LENGTH * 4,
+  })
+  return parseWithZod(formData, { schema: imageGenerationSchema })
+}
+
+/** Reads the multipart form within its limits (one image of 10 MB, a short prompt; 413/400 otherwise) and validates it. */
+export async function readVideoGenerationForm(request: Request) {
+  const formData = await readMultipartForm(request, { maxFiles: 1, maxTextFieldBytes: PROMPT_MAX_LENGTH * 4 })
+  return parseWithZod(formData, { schema: videoGenerationSchema })
+}

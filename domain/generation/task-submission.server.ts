@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto'
+import type { TaskKind, User } from '#platform/db-schema.ts'
+import type { DB, Tx } from '#platform/db.server.ts'
+import { getEnv } from '#platform/env.server.ts'
+import { getClientAddress } from '#platform/client-address.server.ts'
+import { enqueueJob } from '#platform/jobs.server.ts'
+import { getMetrics } from '#platform/metrics.server.ts'
+import { getStorage, mediaKey } from '#platform/storage.server.ts'
+import { recordImageGeneration } from '#domain/analytics/events.server.ts'
+import { spendCredits } from '#domain/credits/credits.server.ts'
+import { getSystemConfig, type SystemSettings } from '#domain/credits/system-config.server.ts'
+import { HttpError } from '#domain/http-error.server.ts'
+import { createLimiter } from '#domain/limits/concurrency.server.ts'
+import { normalizeUploadedImage, type EncodedImage } from '#domain/media/images.server.ts'
+import { generationMode, type ImageGenerationForm } from './image-generation-form.ts'
+import type { ImageTaskParams } from './image-task-params.ts'
+import { qualityLabels, videoCost, type VideoGenerationForm } from './video-generation-form.ts'
+import type { VideoTaskParams } from './video-task-params.ts'
+
+/**
+ * The paid submission of a generation task (images and videos alike): the row, the debit and the
+ * job in one transaction. The worker then moves it (task-states.server.ts); routes read it
+ * (user-tasks.server.ts).
+ */
+
+/** One try plus three retries with graphile-worker's exponential backoff (about 3 s, 7 s, 20 s). */
+export const GENERATION_MAX_ATTEMPTS = 4
+
+const jobFor = { image: 'generate_image', video: 'generate_video' } as const satisfies Record<TaskKind, string>
+const kindNames: Record<TaskKind, string> = { image: 'an image', video: 'a video' }
+
+export interface NewTask {
+  /** Chosen by submitPaidTask, so uploads can be stored under the task before its row exists. */
+  id: string
+  userId: string
+  kind: TaskKind
+  source: 'generate' | 'template'
+  params: Record<string, unknown>
+  inputKeys: string[]
+  provider: string
+  /** The price, read from the system config inside the paying transaction. */
+  cost: (settings: SystemSettings) => number
+  /** The ledger line, e.g. 'Image generation'. */
+  description: string
+}
+
+/**
+ * One transaction: the task row, the debit with its 'spend' ledger line, and the job. Too few
+ * credits: 402 with needPurchase; too many of the user's tasks queued or running: 429. Either way
+ * nothing is written.
+ */
+export async function createPaidTask(db: DB, task: NewTask) {
+  const created = await db.transaction().execute(async (tx) => {
+    const cost = task.cost(await getSystemConfig(tx))
+    await tx
+      .insertInto('generation_tasks')
+      .values({
+        id: task.id,
+        user_id: task.userId,
+        kind: task.kind,
+        source: task.source,
+        params: JSON.stringify(task.params),
+        input_keys: task.inputKeys,
+        credit_cost: cost,
+        provider: task.provider,
+        result_key: null,
+        error: null,
+        started_at: null,
+        finished_at: null,
+        expires_at: null,
+      })
+      .execute()
+    const paid = await spendCredits(tx, { userId: task.userId, cost, description: task.description, taskId: task.id })
+    if (!paid) {
+      throw new HttpError(402, `You need at least ${cost} credits to generate ${kindNames[task.kind]}`, {
+        extra: { needPurchase: true },
+      })
+    }
+    await refuseBeyondActiveLimit(tx, task.userId, getEnv().MAX_ACTIVE_TASKS_PER_USER)
+    await enqueueJob(
+      tx,
+      jobFor[task.kind],
+      { taskId: task.id },
+      { maxAttempts: GENERATION_MAX_ATTEMPTS, jobKey: task.id },
+    )
+    const { credits } = await tx
+      .selectFrom('users')
+      .select('credits')
+      .where('id', '=', task.userId)
+      .executeTakeFirstOrThrow()
+    return { taskId: task.id, cost, credits }
+  })
+  getMetrics().tasksSubmitted.inc({ kind: task.kind })
+  return created
+}
+
+/**
+ * Fairness: one user's burst cannot fill every worker's lanes. Called after the debit, whose UPDATE
+ * locks the user's row: two submissions of the same user count one after the other, the new task
+ * included. Throwing rolls the debit back.
+ */
+async function refuseBeyondActiveLimit(tx: Tx, userId: string, limit: number) {
+  const { active } = await tx
+    .selectFrom('generation_tasks')
+    .select((eb) => eb.fn.countAll<number>().as('active'))
+    .where('user_id', '=', userId)
+    .where('status', 'in', ['queued', 'processing'])
+    .executeTakeFirstOrThrow()
+  if (Number(active) > limit) {
+    throw new HttpError(
+      429,
+      `You already have ${limit} generations in progress. Please wait until one of them finishes.`,
+    )
+  }
+}
+
+// Decoding a large photo peaks at about 180 MB (24 megapixels) and is CPU-bound, so parallel
+// uploads (images and videos alike) take turns: the web's memory stays bounded
+// (bench/generation.ts measures it). The bytes are copied out of the form only once a turn comes.
+const decodeTurn = createLimiter(1)
+
+/**
+ * Sniffs and re-encodes the uploads one after the other, stores them under the new task's own
+ * prefix, then pays for and queues the task in one transaction. Any failure (a bad file, too few
+ * credits, storage trouble) deletes what was stored, so a refused submission leaves no file behind.
+ */
+export async function submitPaidTask(db: DB, task: Omit<NewTask, 'id' | 'inputKeys'>, files: File[]) {
+  const uploads: EncodedImage[] = []
+  for (const file of files) {
+    uploads.push(await decodeTurn(async () => normalizeUploadedImage(Buffer.from(await file.arrayBuffer()))))
+  }
+
+  const id = randomUUID()
+  const storage = getStorage()
+  const stored: string[] = []
+  try {
+    // Keys under the task's own prefix: deleting them can never touch another task's files.
+    for (const upload of uploads) {
+      const key = mediaKey(`tasks/${id}`, upload.bytes, upload.ext)
+      await storage.put(key, upload.bytes, upload.mimeType)
+      stored.push(key)
+    }
+    return await createPaidTask(db, { ...task, id, inputKeys: stored })
+  } catch (error) {
+    await storage.deleteMany(stored)
+    throw error
+  }
+}
+
+/**
+ * Pays for and queues an image task from a validated form (see submitPaidTask: the uploads are
+ * sniffed, stored and, should the submission fail, deleted again), and counts it for analytics.
+ */
+export async function submitImageGeneration(
+  db: DB,
+  user: Pick<User, 'id'>,
+  form: ImageGenerationForm,
+  request: Request,
+) {
+  const mode = generationMode(form)
+  const params: ImageTaskParams = {
+    mode,
+    style: form.style,
+    guided: {
+      personification: form.personification,
+      clothingTop: form.clothingTop,
+      accessories: form.accessories,
+      clothingPants: form.clothingPants,
+      clothingShoes: form.clothingShoes,
+      action: form.action,
+      background: form.background,
+    },
+    prompt: mode === 'guide' ? '' : form.prompt,
+    templatePrompt: form.templatePrompt,
+    templateId: form.template_id ?? null,
+  }
+  const fromTemplate = mode === 'template'
+  const task = await submitPaidTask(
+    db,
+    {
+      userId: user.id,
+      kind: 'image',
+      source: fromTemplate ? 'template' : 'generate',
+      params,
+      provider: getEnv().IMAGE_PROVIDER,
+      cost: (settings) => settings.imageGenerationCreditCost,
+      description: fromTemplate ? 'Image generation from a template' : 'Image generation',
+    },
+    form.images,
+  )
+  recordImageGeneration(user.id, getClientAddress(request), {
+    taskId: task.taskId,
+    fromTemplate,
+    templateId: params.templateId,
+  })
+  return task
+}
+
+/**
+ * Sniffs and re-encodes the image (image mode), then stores it, pays the configured cost of the
+ * chosen quality and queues the task. Whatever the client claimed the cost to be is not read.
+ */
+export async function submitVideoGeneration(db: DB, user: Pick<User, 'id'>, form: VideoGenerationForm) {
+  const params: VideoTaskParams = {
+    mode: form.mode,
+    prompt: form.prompt,
+    aspectRatio: form.aspectRatio,
+    resolution: form.resolution,
+    quality: form.quality,
+  }
+  return submitPaidTask(
+    db,
+    {
+      userId: user.id,
+      kind: 'video',
+      source: 'generate',
+      params,
+      provider: getEnv().VIDEO_PROVIDER,
+      cost: (settings) => videoCost(settings, form.quality),
+      description: `Video generation (${qualityLabels[form.quality]})`,
+    },
+    form.image ? [form.image] : [],
+  )
+}

@@ -1,0 +1,162 @@
+import { sql } from 'kysely'
+import { z } from 'zod'
+import type { GenerationTask, TaskKind } from '#platform/db-schema.ts'
+import type { DB, Tx } from '#platform/db.server.ts'
+import { getEnv } from '#platform/env.server.ts'
+import { getStorage } from '#platform/storage.server.ts'
+import { HttpError, notFound } from '#domain/http-error.server.ts'
+import { mediaUrl } from '#domain/media/media-url.ts'
+import type { TaskView } from '#domain/generation/task-view.ts'
+
+/**
+ * What routes do with a user's generation tasks: the reads behind the task API, the sidebar and
+ * the history, and deleting a finished one.
+ */
+
+const uuid = z.string().uuid()
+export const isTaskId = (value: unknown): value is string => uuid.safeParse(value).success
+
+const descriptions: Record<TaskKind, Record<GenerationTask['source'], string>> = {
+  image: { generate: 'Generate pet portrait', template: 'Generate from template' },
+  video: { generate: 'Generate pet video', template: 'Generate pet video' },
+}
+
+/** The columns of a task plus where it stands in the shared queue. */
+export function selectTasksWithQueue(db: DB) {
+  return db
+    .selectFrom('generation_tasks as t')
+    .selectAll('t')
+    .select([
+      sql<number>`CASE WHEN t.status = 'queued' THEN (
+        SELECT count(*)::int FROM generation_tasks q
+        WHERE q.status = 'queued' AND (q.created_at, q.id) <= (t.created_at, t.id)
+      ) ELSE 0 END`.as('queue_position'),
+      sql<number>`(SELECT count(*)::int FROM generation_tasks WHERE status = 'queued')`.as('total_in_queue'),
+      sql<number>`(SELECT count(*)::int FROM generation_tasks WHERE status = 'processing')`.as('running_tasks'),
+    ])
+}
+
+export type TaskWithQueue = GenerationTask & { queue_position: number; total_in_queue: number; running_tasks: number }
+
+/** The user's own task (of that kind, when one is given) with its place in the queue, or undefined. */
+export function selectUserTask(db: DB, userId: string, taskId: string, kind?: TaskKind) {
+  const task = selectTasksWithQueue(db).where('t.id', '=', taskId).where('t.user_id', '=', userId)
+  return (kind ? task.where('t.kind', '=', kind) : task).executeTakeFirst()
+}
+
+/**
+ * The user's tasks of every kind from the last 24 hours (at most 100): a superset of "today" in any
+ * time zone; the sidebar keeps those of the browser's own day, and a live stream replays from them.
+ */
+export const selectRecentUserTasks = (db: DB, userId: string) =>
+  selectTasksWithQueue(db)
+    .where('t.user_id', '=', userId)
+    .where('t.created_at', '>', sql<Date>`now() - interval '24 hours'`)
+    .limit(100)
+
+/** A task as the task API, the sidebar and the live stream answer it (spec section 3, Task). */
+export function toTaskView(task: TaskWithQueue): TaskView {
+  const env = getEnv()
+  const url = mediaUrl(task.result_key)
+  return {
+    id: task.id,
+    type: task.kind,
+    source: task.source,
+    status: task.status,
+    progress: task.progress,
+    queuePosition: task.queue_position,
+    totalInQueue: task.total_in_queue,
+    runningTasks: task.running_tasks,
+    // The worker's lanes for this kind of task (worker/lanes.ts).
+    maxConcurrentTasks: task.kind === 'image' ? env.IMAGE_CONCURRENCY : env.VIDEO_CONCURRENCY,
+    result: url ? (task.kind === 'image' ? { imageUrl: url } : { videoUrl: url }) : null,
+    error: task.error,
+    description: descriptions[task.kind][task.source],
+    createdAt: task.created_at.toISOString(),
+    submittedAt: task.created_at.toISOString(),
+  }
+}
+
+/** The user's own task of that kind, or null (someone else's task is as unknown as a missing one). */
+export async function findTaskView(db: DB, userId: string, taskId: string, kind: TaskKind) {
+  if (!isTaskId(taskId)) return null
+  const task = await selectUserTask(db, userId, taskId, kind)
+  return task ? toTaskView(task) : null
+}
+
+/** The user's recent tasks (selectRecentUserTasks), newest first. */
+export async function listRecentTaskViews(db: DB, userId: string) {
+  const tasks = await selectRecentUserTasks(db, userId).orderBy('t.created_at', 'desc').execute()
+  return tasks.map(toTaskView)
+}
+
+export const historyQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).catch(1),
+  limit: z.coerce.number().int().min(1).max(50).catch(10),
+})
+
+/** One page of the user's completed results of a kind, newest first. */
+export async function listHistory(db: DB, userId: string, kind: TaskKind, query: z.infer<typeof historyQuerySchema>) {
+  const completed = db
+    .selectFrom('generation_tasks')
+    .where('user_id', '=', userId)
+    .where('kind', '=', kind)
+    .where('status', '=', 'completed')
+  const [{ total }, rows] = await Promise.all([
+    completed.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    completed
+      .select(['id', 'source', 'result_key', 'created_at', 'expires_at'])
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit)
+      .execute(),
+  ])
+  const items = rows.map((row) => ({
+    id: row.id,
+    source: row.source,
+    url: mediaUrl(row.result_key),
+    createdAt: row.created_at.toISOString(),
+    expiresAt: row.expires_at?.toISOString() ?? null,
+  }))
+  const pagination = { total, page: query.page, limit: query.limit, pages: Math.ceil(total / query.limit) }
+  return { items, pagination }
+}
+
+export type HistoryItem = Awaited<ReturnType<typeof listHistory>>['items'][number]
+
+export const taskKeys = (task: Pick<GenerationTask, 'input_keys' | 'result_key'>) =>
+  task.result_key ? [...task.input_keys, task.result_key] : task.input_keys
+
+/** Every stored file of a user's tasks (all under the tasks' own prefixes, shared with nobody). */
+export async function userTaskKeys(db: DB | Tx, userId: string) {
+  const tasks = await db
+    .selectFrom('generation_tasks')
+    .select(['input_keys', 'result_key'])
+    .where('user_id', '=', userId)
+    .execute()
+  return tasks.flatMap(taskKeys)
+}
+
+/**
+ * Deletes the user's finished task of that kind with its stored files. Files go first, so a failure
+ * leaves the row (and a retry finds them) rather than files nobody can reach.
+ */
+export async function deleteFinishedTask(db: DB, userId: string, taskId: string, kind: TaskKind) {
+  const what = kind === 'image' ? 'Image' : 'Video'
+  const task = isTaskId(taskId)
+    ? await db
+        .selectFrom('generation_tasks')
+        .select(['id', 'status', 'input_keys', 'result_key'])
+        .where('id', '=', taskId)
+        .where('user_id', '=', userId)
+        .where('kind', '=', kind)
+        .executeTakeFirst()
+    : undefined
+  if (!task) throw notFound(`${what} not found`)
+  if (task.status === 'queued' || task.status === 'processing') {
+    throw new HttpError(409, `This ${kind} is still being generated`)
+  }
+  await getStorage().deleteMany(taskKeys(task))
+  await db.deleteFrom('generation_tasks').where('id', '=', task.id).execute()
+}

@@ -1,0 +1,33 @@
+import { getDb } from '#platform/db.server.ts'
+import { getEnv } from '#platform/env.server.ts'
+import { getLogger } from '#platform/logger.server.ts'
+import { getMetrics } from '#platform/metrics.server.ts'
+import { createTaskStreams, type TaskStreams } from '#domain/live-updates/task-streams.server.ts'
+
+/** Answer headers of the stream: never cached, compressed (here too: server/app.ts) or buffered on the way (Fly's proxy, nginx). */
+export const TASK_STREAM_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-cache, no-transform',
+  'X-Accel-Buffering': 'no',
+  Connection: 'keep-alive',
+}
+
+let shared: TaskStreams | undefined
+
+/**
+ * This web process's live task streams, started on first use. A stopping web process cuts them
+ * when it exits (server/index.ts gives open requests 10 s); browsers reconnect to another machine.
+ */
+export function getTaskStreams(): TaskStreams {
+  const env = getEnv()
+  shared ??= createTaskStreams({
+    db: getDb(),
+    connectionString: env.DATABASE_URL ?? '',
+    logger: getLogger(),
+    metrics: getMetrics(),
+    heartbeatMs: env.LIVE_UPDATES_HEARTBEAT_MS,
+    maxAgeMs: env.LIVE_UPDATES_MAX_STREAM_AGE_MS,
+    maxStreamsPerUser: env.LIVE_UPDATES_MAX_STREAMS_PER_USER,
+  })
+  return shared
+}

@@ -1,0 +1,101 @@
+/**
+ * What the System Status page shows a super administrator: the queue and the last day's outcomes
+ * per kind with the commonest failure reasons, each provider's last check, the workers alive in
+ * the last minute, the Content-Security-Policy violations browsers reported, where media is stored
+ * and which build runs. Read from the database on each
+ * visit (and each 10 s refresh): a few grouped counts over the last day's tasks.
+ */
+import { sql } from 'kysely'
+import { buildVersion } from '#platform/build-version.server.ts'
+import type { DB } from '#platform/db.server.ts'
+import type { TaskKind } from '#platform/db-schema.ts'
+import { getEnv } from '#platform/env.server.ts'
+import { listProviderChecks } from '#domain/generation/provider-checks.server.ts'
+import { cspReportSummary } from '#domain/operations/csp-reports.server.ts'
+import { listLiveWorkers } from '#domain/operations/worker-processes.server.ts'
+
+export interface KindStatus {
+  kind: TaskKind
+  queued: number
+  running: number
+  completedLastHour: number
+  failedLastHour: number
+  completedLastDay: number
+  failedLastDay: number
+}
+
+const kinds: TaskKind[] = ['image', 'video']
+const REASONS_SHOWN = 5
+
+export async function systemStatus(db: DB) {
+  const [tasks, failureReasons, providers, workers, cspReports] = await Promise.all([
+    taskCountsByKind(db),
+    commonFailureReasons(db),
+    listProviderChecks(db),
+    listLiveWorkers(db),
+    cspReportSummary(db),
+  ])
+  const env = getEnv()
+  return {
+    tasks,
+    failureReasons,
+    providers,
+    workers,
+    cspReports,
+    storage: {
+      driver: env.STORAGE_DRIVER,
+      location: env.STORAGE_DRIVER === 's3' ? (env.S3_BUCKET ?? '') : `${env.DATA_DIR}/media`,
+    },
+    version: buildVersion(),
+    checkedAt: new Date(),
+  }
+}
+
+async function taskCountsByKind(db: DB): Promise<KindStatus[]> {
+  const hourAgo = sql`now() - interval '1 hour'`
+  const dayAgo = sql<Date>`now() - interval '1 day'`
+  const rows = await db
+    .selectFrom('generation_tasks')
+    .select([
+      'kind',
+      sql<string>`count(*) FILTER (WHERE status = 'queued')`.as('queued'),
+      sql<string>`count(*) FILTER (WHERE status = 'processing')`.as('running'),
+      sql<string>`count(*) FILTER (WHERE status = 'completed' AND finished_at > ${hourAgo})`.as('completed_hour'),
+      sql<string>`count(*) FILTER (WHERE status = 'failed' AND finished_at > ${hourAgo})`.as('failed_hour'),
+      sql<string>`count(*) FILTER (WHERE status = 'completed')`.as('completed_day'),
+      sql<string>`count(*) FILTER (WHERE status = 'failed')`.as('failed_day'),
+    ])
+    .where((eb) => eb.or([eb('status', 'in', ['queued', 'processing']), eb('finished_at', '>', dayAgo)]))
+    .groupBy('kind')
+    .execute()
+  return kinds.map((kind) => {
+    const row = rows.find((r) => r.kind === kind)
+    return {
+      kind,
+      queued: Number(row?.queued ?? 0),
+      running: Number(row?.running ?? 0),
+      completedLastHour: Number(row?.completed_hour ?? 0),
+      failedLastHour: Number(row?.failed_hour ?? 0),
+      completedLastDay: Number(row?.completed_day ?? 0),
+      failedLastDay: Number(row?.failed_day ?? 0),
+    }
+  })
+}
+
+async function commonFailureReasons(db: DB) {
+  const rows = await db
+    .selectFrom('generation_tasks')
+    .select([
+      sql<string>`coalesce(error, '(no reason recorded)')`.as('reason'),
+      (eb) => eb.fn.countAll<string>().as('count'),
+    ])
+    .where('status', '=', 'failed')
+    .where('finished_at', '>', sql<Date>`now() - interval '1 day'`)
+    .groupBy('error')
+    .orderBy('count', 'desc')
+    .limit(REASONS_SHOWN)
+    .execute()
+  return rows.map((row) => ({ reason: row.reason, count: Number(row.count) }))
+}
+
+export type SystemStatus = Awaited<ReturnType<typeof systemStatus>>

@@ -1,0 +1,212 @@
+import { sql } from 'kysely'
+import type { PaymentProof, User } from '#platform/db-schema.ts'
+import type { DB, Tx } from '#platform/db.server.ts'
+import { queueEmail } from '#platform/email.server.ts'
+import { getEnv } from '#platform/env.server.ts'
+import { forbidden, HttpError, notFound } from '#domain/http-error.server.ts'
+import { normalizeUploadedImage } from '#domain/media/images.server.ts'
+import { mediaUrl } from '#domain/media/media-url.ts'
+import { getStorage, mediaKey } from '#platform/storage.server.ts'
+import { recordCreditPurchase, recordPayment } from '#domain/analytics/events.server.ts'
+import { grantCredits } from '#domain/credits/credits.server.ts'
+import { formatUsd, paymentMethodLabels, priceCents, type ProofInput } from '#domain/payments/payment-rules.ts'
+import {
+  enqueueVerification,
+  isCheckedOnChain,
+  publicVerification,
+  verificationColumns,
+  type VerificationColumns,
+} from '#domain/payments/payment-verification.server.ts'
+
+type Owner = Pick<User, 'id' | 'name' | 'email'>
+export type ProofWithOwner = PaymentProof & { owner_name: string; owner_email: string }
+export type PendingProof = ProofWithOwner & VerificationColumns
+
+export const PROOF_SUBMITTED_MESSAGE =
+  'Payment proof submitted successfully. It will be reviewed within 24 hours and the credits added once approved.'
+
+/** Where users send money, from the environment (an empty string when not configured). */
+export function paymentDestinations() {
+  const env = getEnv()
+  return { trc20: env.USDT_TRC20_ADDRESS, erc20: env.USDT_ERC20_ADDRESS, paypalMeUrl: env.PAYPAL_ME_URL }
+}
+
+/**
+ * Records a pending proof; the price comes from the credit amount, the screenshot is sniffed and
+ * re-encoded. `clientIp` (getClientAddress) locates the payment in the analytics.
+ */
+export async function submitPaymentProof(
+  db: DB,
+  owner: Owner,
+  input: ProofInput,
+  clientIp: string | null,
+): Promise<ProofWithOwner> {
+  const screenshot = input.screenshot ? await prepareScreenshot(input.screenshot) : null
+  try {
+    const proof = await db.transaction().execute(async (tx) => {
+      const proof = await tx
+        .insertInto('payment_proofs')
+        .values({
+          user_id: owner.id,
+          payment_method: input.paymentMethod,
+          transaction_id: input.transactionId,
+          credit_amount: input.creditAmount,
+          amount_cents: priceCents(input.creditAmount),
+          note: input.paymentNote,
+          screenshot_key: screenshot?.key ?? null,
+          reviewer_id: null,
+          review_reason: null,
+          reviewed_at: null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow()
+      if (isCheckedOnChain(proof.payment_method)) await enqueueVerification(tx, proof.id)
+      // Stored before commit: a refused duplicate stores nothing, a failed upload leaves no row.
+      if (screenshot) await getStorage().put(screenshot.key, screenshot.bytes, screenshot.mimeType)
+      return proof
+    })
+    recordPayment(clientIp, proof)
+    return { ...proof, owner_name: owner.name, owner_email: owner.email }
+  } catch (error) {
+    if (isUniqueViolation(error, 'payment_proofs_transaction_key')) {
+      throw new HttpError(409, 'This transaction ID has already been submitted for this payment method')
+    }
+    throw error
+  }
+}
+
+async function prepareScreenshot(file: File) {
+  const image = await normalizeUploadedImage(Buffer.from(await file.arrayBuffer()))
+  return { ...image, key: mediaKey('payments', image.bytes, image.ext) }
+}
+
+function isUniqueViolation(error: unknown, constraint: string) {
+  const pgError = error as { code?: string; constraint?: string }
+  return pgError?.code === '23505' && pgError.constraint === constraint
+}
+
+function proofsWithOwner(db: DB | Tx) {
+  return db
+    .selectFrom('payment_proofs')
+    .innerJoin('users', 'users.id', 'payment_proofs.user_id')
+    .selectAll('payment_proofs')
+    .select(['users.name as owner_name', 'users.email as owner_email'])
+}
+
+/**
+ * Proofs confirmed on chain first (they only need a glance), then oldest first: the queue is
+ * worked through in the order people paid. Each carries its latest on-chain check.
+ */
+export function listPendingProofs(db: DB): Promise<PendingProof[]> {
+  return proofsWithOwner(db)
+    .leftJoin('payment_verifications', 'payment_verifications.proof_id', 'payment_proofs.id')
+    .select(verificationColumns)
+    .where('payment_proofs.status', '=', 'pending')
+    .orderBy(sql`payment_verifications.status IS NOT DISTINCT FROM 'confirmed'`, 'desc')
+    .orderBy('payment_proofs.created_at')
+    .execute()
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+interface Review {
+  proofId: string
+  /** null: the system, approving a proof whose transfer was confirmed on chain (PAYMENT_AUTO_APPROVE). */
+  reviewer: Pick<User, 'id'> | null
+  approved: boolean
+  reason?: string
+}
+
+/**
+ * Approves or rejects a pending proof. Only the request whose conditional UPDATE flips the status
+ * from pending grants the credits, so repeated or concurrent approvals credit exactly once; every
+ * other one answers 409. Reviewers may not review their own proofs (four-eyes rule). A transaction
+ * id is credited once across proofs: the payment_proofs_credited_once index refuses a second
+ * approval of the same hash (409), whoever races for it.
+ */
+export async function reviewPaymentProof(db: DB, review: Review): Promise<ProofWithOwner> {
+  if (!uuidPattern.test(review.proofId)) throw notFound('Payment proof not found')
+  const reviewed = await db.transaction().execute(async (tx) => {
+    const existing = await proofsWithOwner(tx).where('payment_proofs.id', '=', review.proofId).executeTakeFirst()
+    if (!existing) throw notFound('Payment proof not found')
+    if (existing.user_id === review.reviewer?.id) throw forbidden('You cannot review your own payment proof')
+
+    const proof = await tx
+      .updateTable('payment_proofs')
+      .set({
+        status: review.approved ? 'approved' : 'rejected',
+        reviewer_id: review.reviewer?.id ?? null,
+        review_reason: review.reason || null,
+        reviewed_at: new Date(),
+      })
+      .where('id', '=', review.proofId)
+      .where('status', '=', 'pending')
+      .returningAll()
+      .executeTakeFirst()
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error, 'payment_proofs_credited_once')) {
+          throw new HttpError(409, 'This transaction ID has already been credited on another payment proof')
+        }
+        throw error
+      })
+    if (!proof) throw new HttpError(409, 'This payment proof has already been reviewed')
+
+    if (review.approved) {
+      await grantCredits(tx, {
+        userId: proof.user_id,
+        type: 'purchase',
+        amount: proof.credit_amount,
+        description: `Purchased ${proof.credit_amount} credits (${paymentMethodLabels[proof.payment_method]})`,
+        paymentProofId: proof.id,
+      })
+    }
+    await queueEmail(tx, reviewEmail(proof, existing.owner_email, existing.owner_name))
+    return { ...proof, owner_name: existing.owner_name, owner_email: existing.owner_email }
+  })
+  if (reviewed.status === 'approved') recordCreditPurchase(reviewed)
+  return reviewed
+}
+
+function reviewEmail(proof: PaymentProof, to: string, name: string) {
+  const paid = `your payment of ${formatUsd(proof.amount_cents)} (transaction ID ${proof.transaction_id})`
+  if (proof.status === 'approved') {
+    return {
+      to,
+      subject: 'Your Pawtrait payment was approved',
+      text: `Hi ${name},\n\nWe have approved ${paid}: ${proof.credit_amount} credits were added to your account.\n\nThank you for using Pawtrait!`,
+    }
+  }
+  return {
+    to,
+    subject: 'Your Pawtrait payment proof was rejected',
+    text: `Hi ${name},\n\nWe could not approve ${paid}.\n\nReason: ${proof.review_reason}\n\nIf you think this is a mistake, please reply to this email.`,
+  }
+}
+
+/** A payment proof as the API answers it (spec section 3), with its owner in userId. */
+export function toPublicProof(proof: ProofWithOwner) {
+  return {
+    _id: proof.id,
+    id: proof.id,
+    userId: { _id: proof.user_id, name: proof.owner_name, email: proof.owner_email },
+    paymentMethod: proof.payment_method,
+    transactionId: proof.transaction_id,
+    creditAmount: proof.credit_amount,
+    amount: proof.amount_cents / 100,
+    paymentNote: proof.note,
+    screenshotUrl: mediaUrl(proof.screenshot_key),
+    status: proof.status,
+    reviewReason: proof.review_reason,
+    createdAt: proof.created_at.toISOString(),
+    reviewedAt: proof.reviewed_at ? proof.reviewed_at.toISOString() : null,
+  }
+}
+
+export type PublicProof = ReturnType<typeof toPublicProof>
+
+/** A pending proof for reviewers: the proof and its on-chain `verification`. */
+export function toPendingProof(proof: PendingProof) {
+  return { ...toPublicProof(proof), verification: publicVerification(proof) }
+}
+
+export type PublicPendingProof = ReturnType<typeof toPendingProof>

@@ -1,0 +1,52 @@
+import { createCookie } from '@remix-run/node'
+import { createSession, findSessionUser, revokeSession, SESSION_DAYS } from '#domain/sessions/session.server.ts'
+import type { User } from '#platform/db-schema.ts'
+import { getDb } from '#platform/db.server.ts'
+import { getEnv } from '#platform/env.server.ts'
+import { usesSecureCookies } from '#platform/public-url.server.ts'
+
+let sessionCookie: ReturnType<typeof createCookie> | undefined
+
+/** The page session: an opaque token in an httpOnly, SameSite=Lax cookie (Lax keeps the OAuth return working). */
+export function getSessionCookie() {
+  const env = getEnv()
+  sessionCookie ??= createCookie('pawtrait_session', {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    secure: usesSecureCookies(env),
+    maxAge: SESSION_DAYS * 24 * 60 * 60,
+    secrets: [env.SESSION_SECRET],
+  })
+  return sessionCookie
+}
+
+/** API clients send the token in `x-auth-token` or `auth-token` (both readings of the spec) or as a Bearer token. */
+export async function getRequestToken(request: Request): Promise<string | null> {
+  const header =
+    request.headers.get('x-auth-token') ??
+    request.headers.get('auth-token') ??
+    request.headers.get('authorization')?.replace(/^Bearer\s+/i, '')
+  if (header) return header.trim()
+  const fromCookie = await getSessionCookie().parse(request.headers.get('cookie'))
+  return typeof fromCookie === 'string' ? fromCookie : null
+}
+
+export async function getOptionalUser(request: Request): Promise<User | null> {
+  const token = await getRequestToken(request)
+  if (!token) return null
+  return (await findSessionUser(getDb(), token)) ?? null
+}
+
+/** Starts a page session and answers the Set-Cookie header for it. */
+export async function startSession(userId: string) {
+  const { token } = await createSession(getDb(), userId)
+  await getDb().updateTable('users').set({ last_login_at: new Date() }).where('id', '=', userId).execute()
+  return { token, cookie: await getSessionCookie().serialize(token) }
+}
+
+export async function endSession(request: Request) {
+  const token = await getRequestToken(request)
+  if (token) await revokeSession(getDb(), token)
+  return getSessionCookie().serialize('', { maxAge: 0 })
+}
