@@ -1,12 +1,10 @@
-import type { Task } from 'graphile-worker'
 import { imageTaskParamsSchema, promptInputFor } from '#domain/generation/image-task-params.ts'
-import { getDb } from '#platform/db.server.ts'
-import { getWorkerEnv } from '#worker/env.ts'
 import { imageProviderFromEnv } from '#worker/providers/from-env.ts'
 import { buildImagePrompt } from '#domain/generation/prompt.ts'
-import { noLimit, sharedRateLimit } from '#worker/providers/shared-rate-limit.ts'
+import { noLimit } from '#worker/providers/shared-rate-limit.ts'
 import { ProviderError, type ImageProvider } from '#worker/providers/types.ts'
-import { runGeneration, type GenerationJob } from './run-generation.ts'
+import { generationTask } from './generation-task.ts'
+import type { GenerationJob } from './run-generation.ts'
 
 /**
  * How an image task asks its provider: the prompt built from the stored params, every stored
@@ -28,18 +26,9 @@ export function imageGeneration(provider: ImageProvider, beforeRequest = noLimit
   }
 }
 
-let job: GenerationJob | undefined
-
-export const generateImage: Task = (payload, helpers) => {
-  job ??= imageJobFromEnv()
-  return runGeneration(payload, helpers, job)
-}
-
-function imageJobFromEnv(): GenerationJob {
-  const env = getWorkerEnv()
-  const provider = imageProviderFromEnv(env)
-  return imageGeneration(
-    provider,
-    sharedRateLimit(getDb(), `image:${provider.name}`, provider.name, env.IMAGE_PROVIDER_RPM),
-  )
-}
+export const generateImage = generationTask({
+  kind: 'image',
+  providerFromEnv: imageProviderFromEnv,
+  rpm: (env) => env.IMAGE_PROVIDER_RPM,
+  job: imageGeneration,
+})

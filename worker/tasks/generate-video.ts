@@ -1,17 +1,16 @@
-import type { Task } from 'graphile-worker'
 import { saveProviderOperation } from '#domain/generation/task-waits.server.ts'
 import { videoTaskParamsSchema } from '#domain/generation/video-task-params.ts'
 import { getDb } from '#platform/db.server.ts'
-import { getWorkerEnv } from '#worker/env.ts'
 import { videoProviderFromEnv } from '#worker/providers/from-env.ts'
-import { noLimit, sharedRateLimit } from '#worker/providers/shared-rate-limit.ts'
+import { noLimit } from '#worker/providers/shared-rate-limit.ts'
 import {
   ProviderError,
   type VideoOperationProvider,
   type VideoProvider,
   type VideoRequest,
 } from '#worker/providers/types.ts'
-import { runGeneration, type GenerationJob } from './run-generation.ts'
+import { generationTask } from './generation-task.ts'
+import type { GenerationJob } from './run-generation.ts'
 
 /**
  * How a video task asks its provider: the stored options, and the stored photo in image mode.
@@ -50,18 +49,9 @@ function videoRequest(params: unknown, image: VideoRequest['image'] | undefined)
   return { ...parsed.data, image: image ?? null }
 }
 
-let job: GenerationJob | undefined
-
-export const generateVideo: Task = (payload, helpers) => {
-  job ??= videoJobFromEnv()
-  return runGeneration(payload, helpers, job)
-}
-
-function videoJobFromEnv(): GenerationJob {
-  const env = getWorkerEnv()
-  const provider = videoProviderFromEnv(env)
-  return videoGeneration(
-    provider,
-    sharedRateLimit(getDb(), `video:${provider.name}`, provider.name, env.VIDEO_PROVIDER_RPM),
-  )
-}
+export const generateVideo = generationTask({
+  kind: 'video',
+  providerFromEnv: videoProviderFromEnv,
+  rpm: (env) => env.VIDEO_PROVIDER_RPM,
+  job: videoGeneration,
+})
