@@ -34,7 +34,7 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
   },
-  // No import circles; root ⇄ its data hook (use-root-data) is Remix's usual shape and may stay.
+  // No import circles, not even type-only ones: the root loader lives apart from root.tsx for that.
   {
     files: ['**/*.{ts,tsx}'],
     plugins: { 'import-x': importX },
@@ -44,7 +44,6 @@ export default tseslint.config(
     },
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
-  { files: ['app/root.tsx', 'app/hooks/use-root-data.ts'], rules: { 'import-x/no-cycle': 'off' } },
   // Dependencies point one way (docs/architecture.md): the web (app/) and the worker → the domain
   // (domain/) → platform/. The web and the worker never import each other.
   ...layer('app/**/*.{ts,tsx}', ['\\#worker/*', '**/worker/*'], 'the web never imports the worker'),

@@ -1,7 +1,6 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import type { LinksFunction, MetaFunction } from '@remix-run/node'
 import {
   isRouteErrorResponse,
-  json,
   Link,
   Links,
   Meta,
@@ -16,10 +15,6 @@ import { ScriptsAfterPaint } from '#app/document/scripts-after-paint.tsx'
 import { PageViewBeacon } from '#app/analytics/page-view-beacon.tsx'
 import { SiteHeader } from '#app/components/site-header.tsx'
 import { SiteStylesheets } from '#app/document/site-stylesheets.tsx'
-import { toPublicUser } from '#domain/accounts/user.server.ts'
-import { getOptionalUser } from '#domain/sessions/auth.server.ts'
-import { getEnv } from '#platform/env.server.ts'
-import { userPermissions } from '#domain/permissions/permissions.server.ts'
 import { seo } from '#app/document/seo.ts'
 import { useHydrated } from '#app/hooks/use-hydrated.ts'
 import { useRootData } from '#app/hooks/use-root-data.ts'
@@ -45,16 +40,7 @@ export const links: LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', 
 export const meta: MetaFunction = () =>
   seo({ title: 'AI pet portraits', description: 'Turn your pet photos into AI-generated portraits and videos.' })
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await getOptionalUser(request)
-  const env = getEnv()
-  return json({
-    user: user ? toPublicUser(user) : null,
-    // What the menus may link to: the permissions table's answer for this user.
-    permissions: user ? userPermissions(user) : [],
-    surpriseUrl: env.SURPRISE_URL ?? null,
-  })
-}
+export { rootLoader as loader } from '#app/document/root-data.server.ts'
 
 function Document({ children }: { children: ReactNode }) {
   const nonce = useNonce()

@@ -1,10 +1,10 @@
 import { useRouteLoaderData } from '@remix-run/react'
-import type { loader } from '#app/root.tsx'
+import type { rootLoader } from '#app/document/root-data.server.ts'
 import type { Permission } from '#domain/permissions/permissions.ts'
 
 /** The root loader's data (signed-in user, their permissions) from any component. */
 export function useRootData() {
-  return useRouteLoaderData<typeof loader>('root')
+  return useRouteLoaderData<typeof rootLoader>('root')
 }
 
 /**
