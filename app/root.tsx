@@ -1,13 +1,5 @@
 import type { LinksFunction, MetaFunction } from '@remix-run/node'
-import {
-  isRouteErrorResponse,
-  Link,
-  Links,
-  Meta,
-  Outlet,
-  ScrollRestoration,
-  useRouteError,
-} from '@remix-run/react'
+import { isRouteErrorResponse, Link, Links, Meta, Outlet, ScrollRestoration, useRouteError } from '@remix-run/react'
 import { lazy, type ReactNode, Suspense } from 'react'
 import { unavailable } from '#app/components/error-boundary.tsx'
 import { useNonce } from '#app/document/nonce.tsx'
