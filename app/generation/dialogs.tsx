@@ -1,7 +1,6 @@
 import { Link } from '@remix-run/react'
 import type { ReactNode } from 'react'
-
-export type GenerationDialog = { kind: 'purchase' | 'error'; message: string }
+import type { GenerationDialog, Generator } from '#app/generation/generation-request.ts'
 
 interface PurchaseDialogProps {
   title: string
@@ -49,20 +48,21 @@ function ErrorDialog({ message, onClose }: { message: string; onClose: () => voi
 
 interface GenerationDialogsProps {
   dialog: GenerationDialog | null
-  /** The purchase dialog's title and what it adds below the message. */
-  purchaseTitle: string
-  purchaseNote?: ReactNode
-  /** This page: the purchase dialog's Close link. */
-  page: string
-  onClose: () => void
+  generator: Generator
+  onClose?: () => void
 }
 
-/** The insufficient-credits dialog, or the error dialog, of a submission through the API. */
-export function GenerationDialogs({ dialog, purchaseTitle, purchaseNote, page, onClose }: GenerationDialogsProps) {
+/** The insufficient-credits dialog, or the error dialog, of a submission. */
+export function GenerationDialogs({ dialog, generator, onClose = () => {} }: GenerationDialogsProps) {
   if (dialog?.kind === 'purchase') {
     return (
-      <PurchaseDialog title={purchaseTitle} message={dialog.message} closeTo={page} onClose={onClose}>
-        {purchaseNote}
+      <PurchaseDialog
+        title={generator.purchaseTitle}
+        message={dialog.message}
+        closeTo={generator.page}
+        onClose={onClose}
+      >
+        {generator.purchaseNote}
       </PurchaseDialog>
     )
   }

@@ -7,6 +7,9 @@ import { videoGenerationSchema } from '#domain/generation/video-generation-form.
 import { readMultipartForm } from '#app/utils/multipart.server.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
+import { findTaskView } from '#domain/generation/user-tasks.server.ts'
+import { getDb } from '#platform/db.server.ts'
+import type { TaskKind } from '#platform/db-schema.ts'
 
 /** A generator page's action answer: the form result, and needPurchase when the credits ran short. */
 export type GenerationActionData = FormActionData & { needPurchase?: boolean }
@@ -18,6 +21,12 @@ interface GenerationFormOptions<Input, Output> {
   submit: (value: Output) => Promise<{ taskId: string }>
   /** The page that shows the task: the answer redirects to `page?task=<id>`. */
   page: string
+}
+
+/** The user's task a generator page shows after a submission without JavaScript (`?task=<id>`). */
+export async function findShownTask(request: Request, userId: string | undefined, kind: TaskKind) {
+  const taskId = new URL(request.url).searchParams.get('task')
+  return userId && taskId ? findTaskView(getDb(), userId, taskId, kind) : null
 }
 
 /**

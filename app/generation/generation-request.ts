@@ -1,38 +1,53 @@
 import { useNavigate, useRevalidator } from '@remix-run/react'
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import {
   announceTaskSubmitted,
   taskFromSubmission,
   type ClientTask,
   type SubmittedTask,
 } from '#app/generation/task-client.ts'
-import type { GenerationDialog } from '#app/generation/dialogs.tsx'
+import { useRootData } from '#app/hooks/use-root-data.ts'
 
-interface GenerationRequestOptions {
+/** What sets one generator page apart from the other. */
+export interface Generator {
+  /** This page: where a login comes back to, and the purchase dialog's Close link. */
+  page: string
   /** The API that takes the multipart form and answers { taskId } or { message, needPurchase }. */
   api: string
-  /** This page: where the login sends the user back to. */
-  page: string
   loginMessage: string
   genericFailure: string
-  /** The purchase dialog's message when the 402 answer has none. */
-  purchaseFallback: string
-  onDialog: (dialog: GenerationDialog) => void
+  /** The insufficient-credits dialog's title, and what it adds below the message. */
+  purchaseTitle: string
+  purchaseNote?: ReactNode
+}
+
+export type GenerationDialog = { kind: 'purchase' | 'error'; message: string }
+
+/** What the page does with a submission through the API: show the new task, or a dialog. */
+export interface TaskFollow {
   onSubmitted: (task: ClientTask) => void
+  onDialog: (dialog: GenerationDialog) => void
 }
 
 /**
- * Submits a generator form through its API: 401 asks to log in, 402 with needPurchase opens the
- * purchase dialog, any other failure the error dialog; a new task is shown, announced to the Today's
- * Tasks sidebar, and the credits in the page are reloaded.
+ * Submits a generator form through its API: without a user, or on a 401, asks to log in; 402 with
+ * needPurchase opens the purchase dialog, any other failure the error dialog; a new task is shown,
+ * announced to the Today's Tasks sidebar, and the credits in the page are reloaded.
  */
-export function useGenerationRequest(options: GenerationRequestOptions) {
-  const { api, page, loginMessage, genericFailure, purchaseFallback, onDialog, onSubmitted } = options
+export function useGenerationRequest(generator: Generator, { onSubmitted, onDialog }: TaskFollow) {
+  const { api, page, loginMessage, genericFailure } = generator
+  const user = useRootData()?.user
   const navigate = useNavigate()
   const revalidator = useRevalidator()
   const [submitting, setSubmitting] = useState(false)
 
+  function logInFirst() {
+    window.alert(loginMessage)
+    return navigate(`/login?redirectTo=${page}`)
+  }
+
   async function send(formData: FormData, task: Omit<SubmittedTask, 'id'>) {
+    if (!user) return logInFirst()
     setSubmitting(true)
     try {
       const response = await fetch(api, { method: 'POST', body: formData })
@@ -41,14 +56,10 @@ export function useGenerationRequest(options: GenerationRequestOptions) {
         message?: string
         needPurchase?: boolean
       }
-      if (response.status === 401) {
-        window.alert(loginMessage)
-        return navigate(`/login?redirectTo=${page}`)
-      }
-      if (response.status === 402 && body.needPurchase) {
-        return onDialog({ kind: 'purchase', message: body.message ?? purchaseFallback })
-      }
-      if (!response.ok || !body.taskId) return onDialog({ kind: 'error', message: body.message ?? genericFailure })
+      if (response.status === 401) return logInFirst()
+      const message = body.message ?? genericFailure
+      if (response.status === 402 && body.needPurchase) return onDialog({ kind: 'purchase', message })
+      if (!response.ok || !body.taskId) return onDialog({ kind: 'error', message })
       const submitted: SubmittedTask = { id: body.taskId, ...task }
       onSubmitted(taskFromSubmission(submitted))
       announceTaskSubmitted(submitted)

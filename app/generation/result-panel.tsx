@@ -1,6 +1,8 @@
 import { Link } from '@remix-run/react'
 import { useEffect, useState, type ReactNode } from 'react'
 import {
+  downloadName,
+  downloadUrl,
   MEDIA_RETENTION_DAYS,
   TASK_UPDATED_EVENT,
   taskStatusText,
@@ -75,5 +77,14 @@ export function KeptInHistory({ what, history }: { what: string; history: string
     <p className="muted">
       {what} kept for {MEDIA_RETENTION_DAYS} days in your <Link to={history}>History</Link>.
     </p>
+  )
+}
+
+/** The button that downloads the task's file under its download name. */
+export function DownloadLink({ task, url, children }: { task: ClientTask; url: string; children: ReactNode }) {
+  return (
+    <a className="button" href={downloadUrl(url, downloadName(task))} download>
+      {children}
+    </a>
   )
 }

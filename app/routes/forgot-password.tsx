@@ -2,7 +2,7 @@ import { getFormProps, useForm } from '@conform-to/react'
 import { type ActionFunctionArgs, json } from '@remix-run/node'
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
 import { RedirectNotice } from '#app/components/redirect-notice.tsx'
-import { SendCodeButton } from '#app/accounts/send-code-button.tsx'
+import { CodeField, CodeSentNotice, SendCodeButton } from '#app/accounts/code-field.tsx'
 import { FormError, TextField } from '#app/components/text-field.tsx'
 import {
   passwordResetMessage,
@@ -17,7 +17,6 @@ import { formErrorResponse } from '#app/utils/form-errors.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getClientAddress } from '#platform/client-address.server.ts'
 import { seo } from '#app/document/seo.ts'
-import { useExpiring } from '#app/hooks/use-expiring.ts'
 
 export const meta = () =>
   seo({ title: 'Forgot password', description: 'Reset your Pawtrait password with an email code.' })
@@ -75,7 +74,6 @@ export default function ForgotPassword() {
   const actionData = useActionData<typeof action>()
   const submitting = useNavigation().state === 'submitting'
   const step: Step = actionData?.step ?? 'email'
-  const sent = useExpiring(actionData?.codeSentAt ? actionData : null)
   const [form, fields] = useForm({
     id: 'forgot-password',
     lastResult: actionData?.result,
@@ -114,11 +112,7 @@ export default function ForgotPassword() {
           </>
         ) : null}
         <FormError errors={form.errors} id={form.errorId} />
-        {sent ? (
-          <p className="form-success" role="status">
-            {sent.message}
-          </p>
-        ) : null}
+        <CodeSentNotice sent={actionData} />
         <TextField
           meta={fields.email}
           label="Email"
@@ -128,14 +122,11 @@ export default function ForgotPassword() {
         />
         {step === 'reset' ? (
           <>
-            <TextField
+            <CodeField
               meta={fields.verificationCode}
               label="Verification code"
-              type="text"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={6}
-              addon={<SendCodeButton value="send" sentAt={actionData?.codeSentAt} />}
+              sendIntent="send"
+              sentAt={actionData?.codeSentAt}
             />
             <TextField meta={fields.password} label="New password" type="password" autoComplete="new-password" />
             <TextField

@@ -1,39 +1,33 @@
-import { getCollectionProps, getFormProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import { Link, useLoaderData } from '@remix-run/react'
 import { useState, type ChangeEvent } from 'react'
 import { AccessDenied } from '#app/components/access-denied.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { CostButton } from '#app/generation/cost.tsx'
-import { GenerationDialogs, type GenerationDialog } from '#app/generation/dialogs.tsx'
-import { useGenerationRequest } from '#app/generation/generation-request.ts'
-import { PhotoUpload, useFilePreview } from '#app/generation/photo-upload.tsx'
-import { KeptInHistory, TaskProgress, TaskResultPanel, useShownTask } from '#app/generation/result-panel.tsx'
-import { FieldError, FormError } from '#app/components/text-field.tsx'
-import { getSystemConfig } from '#domain/credits/system-config.server.ts'
-import { findTaskView } from '#domain/generation/user-tasks.server.ts'
-import { submitVideoGeneration } from '#domain/generation/task-submission.server.ts'
-import { getDb } from '#platform/db.server.ts'
-import { getEnv } from '#platform/env.server.ts'
 import {
   answerGenerationForm,
+  findShownTask,
   readVideoGenerationForm,
-  type GenerationActionData,
 } from '#app/generation/generation-forms.server.ts'
-import { useRootData } from '#app/hooks/use-root-data.ts'
+import type { Generator, TaskFollow } from '#app/generation/generation-request.ts'
+import { GeneratorForm, useGeneratorForm } from '#app/generation/generator-form.tsx'
+import { GeneratorShell } from '#app/generation/generator-shell.tsx'
+import { ModeSwitch, PromptField } from '#app/generation/generator-fields.tsx'
+import { PhotoUpload, useFilePreview } from '#app/generation/photo-upload.tsx'
+import { DownloadLink, KeptInHistory, TaskProgress } from '#app/generation/result-panel.tsx'
+import { isActive, type ClientTask } from '#app/generation/task-client.ts'
+import { VideoDimensions } from '#app/generation/video-dimensions.tsx'
 import { seo } from '#app/document/seo.ts'
-import { downloadName, downloadUrl, isActive, type ClientTask } from '#app/generation/task-client.ts'
 import { useHydrated } from '#app/hooks/use-hydrated.ts'
-import { ASPECT_RATIOS, RESOLUTIONS } from '#domain/generation/video-dimensions.ts'
+import { useRootData } from '#app/hooks/use-root-data.ts'
+import { getSystemConfig } from '#domain/credits/system-config.server.ts'
+import { submitVideoGeneration } from '#domain/generation/task-submission.server.ts'
 import {
-  aspectRatioLabels,
   FILE_TOO_LARGE,
   MAX_VIDEO_IMAGE_MB,
   modeLabels,
   QUALITIES,
   qualityLabels,
-  resolutionLabels,
   VIDEO_MODES,
   videoCost,
   videoGenerationSchema,
@@ -42,26 +36,27 @@ import {
 } from '#domain/generation/video-generation-form.ts'
 import { VIDEO_ACCESS_RESTRICTED, VIDEO_LOGIN_FIRST } from '#domain/permissions/permissions.ts'
 import { requirePermission } from '#domain/permissions/permissions.server.ts'
+import { getDb } from '#platform/db.server.ts'
+import { getEnv } from '#platform/env.server.ts'
 
 // The page shares the generator's layout (two columns, mode pills, result panel) and adds its own.
 export const meta: MetaFunction = () =>
   seo({ title: 'Generate a pet video', description: 'Turn a pet photo or a description into a short MP4 video.' })
 
-const GENERATE_API = '/api/async-video/generate'
-const PAGE = '/generate-video'
-const GENERIC_FAILURE = 'Failed to create video generation task, please try again later.'
+const VIDEOS: Generator = {
+  page: '/generate-video',
+  api: '/api/async-video/generate',
+  loginMessage: VIDEO_LOGIN_FIRST,
+  genericFailure: 'Failed to create video generation task, please try again later.',
+  purchaseTitle: 'Insufficient Credits',
+}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'generateVideos')
-  const db = getDb()
-  const env = getEnv()
-  const settings = await getSystemConfig(db)
-  // After a submission without JavaScript the page shows that task's state.
-  const taskId = new URL(request.url).searchParams.get('task')
-  const task = taskId ? await findTaskView(db, user.id, taskId, 'video') : null
+  const [settings, task] = await Promise.all([getSystemConfig(getDb()), findShownTask(request, user.id, 'video')])
   return json({
     costs: { stable: videoCost(settings, 'stable'), fast: videoCost(settings, 'fast') },
-    offlineRenderer: env.VIDEO_PROVIDER === 'local',
+    offlineRenderer: getEnv().VIDEO_PROVIDER === 'local',
     task,
   })
 }
@@ -72,76 +67,45 @@ export async function action({ request }: ActionFunctionArgs) {
   return answerGenerationForm({
     read: () => readVideoGenerationForm(request),
     submit: (form) => submitVideoGeneration(getDb(), user, form),
-    page: PAGE,
+    page: VIDEOS.page,
   })
 }
 
 type Costs = Record<VideoQuality, number>
 
 export default function GenerateVideo() {
-  const { costs, offlineRenderer, task: loadedTask } = useLoaderData<typeof loader>()
-  // The Today's Tasks sidebar follows the task (pushed, or polled every 2 s while the stream is down); this page shows its updates.
-  const [current, setCurrent] = useShownTask(loadedTask)
-  const [dialog, setDialog] = useState<GenerationDialog | null>(null)
-  // Generate Another remounts the form, which clears every input and its state.
-  const [formKey, setFormKey] = useState(0)
-
-  function startOver() {
-    setCurrent(null)
-    setFormKey((key) => key + 1)
-  }
-
+  const { costs, offlineRenderer, task } = useLoaderData<typeof loader>()
   return (
-    <div className="generate video-generate">
-      <section className="card generate-form">
-        <h1>Generate a pet video</h1>
-        {offlineRenderer ? (
-          <p className="generate-notice" role="note">
-            The offline renderer is in use: videos are made on this server from your photo or prompt, without an AI
-            model.
-          </p>
-        ) : null}
-        <VideoForm key={formKey} costs={costs} onSubmitted={setCurrent} onDialog={setDialog} />
-      </section>
-
-      <aside className="video-side">
-        <ResultPanel task={current} onStartOver={startOver} />
-        <InfoCards costs={costs} />
-      </aside>
-
-      <VideoDialogs dialog={dialog} onClose={() => setDialog(null)} />
-    </div>
+    <GeneratorShell
+      generator={VIDEOS}
+      loadedTask={task}
+      className="generate video-generate"
+      title="Generate a pet video"
+      offlineNotice={
+        offlineRenderer
+          ? 'The offline renderer is in use: videos are made on this server from your photo or prompt, without an AI model.'
+          : null
+      }
+      form={(follow) => <VideoForm costs={costs} follow={follow} />}
+      placeholder="Your video will appear here. You can follow every task in Today's Tasks."
+      result={(task, startOver) => <VideoResult task={task} onStartOver={startOver} />}
+      aside={<InfoCards costs={costs} />}
+    />
   )
 }
 
-interface VideoFormProps {
-  costs: Costs
-  onSubmitted: (task: ClientTask) => void
-  onDialog: (dialog: GenerationDialog) => void
-}
-
-function VideoForm({ costs, onSubmitted, onDialog }: VideoFormProps) {
-  const actionData = useActionData<GenerationActionData>()
+function VideoForm({ costs, follow }: { costs: Costs; follow: TaskFollow }) {
   const credits = useRootData()?.user?.credits ?? 0
-  // Without JavaScript every control stays enabled; the server forces 720p for 9:16.
+  // Without JavaScript every control stays enabled.
   const hydrated = useHydrated()
-
-  const [form, fields] = useForm({
+  const { form, fields, submitting } = useGeneratorForm(VIDEOS, follow, {
     id: 'generate-video',
-    lastResult: actionData?.result,
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
+    schema: videoGenerationSchema,
     defaultValue: { mode: 'image', aspectRatio: '16:9', resolution: '720p', quality: 'stable' },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: videoGenerationSchema }),
-    onSubmit(event, { formData }) {
-      event.preventDefault()
-      void send(formData)
-    },
+    task: { type: 'video', description: 'Generate pet video' },
   })
 
   const [mode, setMode] = useState<VideoMode>(fields.mode.initialValue === 'text' ? 'text' : 'image')
-  const [portrait, setPortrait] = useState(fields.aspectRatio.initialValue === '9:16')
-  const [resolution, setResolution] = useState(fields.resolution.initialValue === '1280p' ? '1280p' : '720p')
   const [quality, setQuality] = useState<VideoQuality>(fields.quality.initialValue === 'fast' ? 'fast' : 'stable')
   const [prompt, setPrompt] = useState(fields.prompt.initialValue ?? '')
   const [preview, showPreview] = useFilePreview()
@@ -149,19 +113,6 @@ function VideoForm({ costs, onSubmitted, onDialog }: VideoFormProps) {
 
   const cost = costs[quality]
   const missingInput = mode === 'image' ? !preview : !prompt.trim()
-
-  const request = useGenerationRequest({
-    api: GENERATE_API,
-    page: PAGE,
-    loginMessage: VIDEO_LOGIN_FIRST,
-    genericFailure: GENERIC_FAILURE,
-    purchaseFallback: `You need at least ${cost} credits to generate a video`,
-    onDialog,
-    onSubmitted,
-  })
-  function send(formData: FormData) {
-    return request.send(formData, { type: 'video', description: 'Generate pet video' })
-  }
 
   function chooseImage(event: ChangeEvent<HTMLInputElement>) {
     const file = event.currentTarget.files?.[0]
@@ -171,23 +122,15 @@ function VideoForm({ costs, onSubmitted, onDialog }: VideoFormProps) {
     showPreview(tooLarge ? null : file)
   }
 
-  const purchaseMessage = actionData?.needPurchase ? form.errors?.[0] : null
-  const formErrors = actionData?.needPurchase ? null : form.errors
-  const imageErrors = fileError ? [fileError] : fields.image.errors
-
   return (
-    <form method="post" encType="multipart/form-data" {...getFormProps(form)}>
-      <FormError errors={formErrors} id={form.errorId} />
-      {purchaseMessage ? <VideoDialogs dialog={{ kind: 'purchase', message: purchaseMessage }} /> : null}
-
-      <div className="mode-switch" role="radiogroup" aria-label="Mode">
-        {getCollectionProps(fields.mode, { type: 'radio', options: [...VIDEO_MODES] }).map(({ key, ...props }) => (
-          <label key={key} className="mode-option">
-            <input {...props} onChange={() => setMode(props.value === 'text' ? 'text' : 'image')} />
-            {modeLabels[props.value as VideoMode]}
-          </label>
-        ))}
-      </div>
+    <GeneratorForm generator={VIDEOS} form={form}>
+      <ModeSwitch
+        aria-label="Mode"
+        field={fields.mode}
+        options={VIDEO_MODES}
+        label={(value) => modeLabels[value]}
+        onChange={setMode}
+      />
 
       <fieldset className="video-image-field" disabled={hydrated && mode === 'text'}>
         <legend className="field-label">Image</legend>
@@ -198,105 +141,42 @@ function VideoForm({ costs, onSubmitted, onDialog }: VideoFormProps) {
           alt="Preview of your image"
           hint={<>Choose a photo of your pet to animate (JPEG, PNG, WebP or GIF, up to {MAX_VIDEO_IMAGE_MB}MB)</>}
           onChange={chooseImage}
-          errors={imageErrors}
+          errors={fileError ? [fileError] : fields.image.errors}
         />
       </fieldset>
 
-      <div className="field">
-        <label htmlFor={fields.prompt.id}>Prompt</label>
-        <textarea
-          {...getTextareaProps(fields.prompt)}
-          rows={6}
-          placeholder={
-            mode === 'text'
-              ? 'A fluffy white cat chasing butterflies in a sunny garden'
-              : 'Optional: how the photo should move, e.g. my dog turns its head and wags its tail'
-          }
-          onChange={(event) => setPrompt(event.currentTarget.value)}
-        />
-        <FieldError id={fields.prompt.errorId} errors={fields.prompt.errors} />
-      </div>
+      <PromptField
+        field={fields.prompt}
+        rows={6}
+        placeholder={
+          mode === 'text'
+            ? 'A fluffy white cat chasing butterflies in a sunny garden'
+            : 'Optional: how the photo should move, e.g. my dog turns its head and wags its tail'
+        }
+        onChange={setPrompt}
+      />
 
-      <div className="video-options">
-        <div className="field">
-          <label htmlFor={fields.aspectRatio.id}>Aspect ratio</label>
-          <select
-            {...getSelectProps(fields.aspectRatio)}
-            onChange={(event) => {
-              const isPortrait = event.currentTarget.value === '9:16'
-              setPortrait(isPortrait)
-              if (isPortrait) setResolution('720p')
-            }}
-          >
-            {ASPECT_RATIOS.map((ratio) => (
-              <option key={ratio} value={ratio}>
-                {aspectRatioLabels[ratio]}
-              </option>
-            ))}
-          </select>
-          <FieldError id={fields.aspectRatio.errorId} errors={fields.aspectRatio.errors} />
-        </div>
-        <div className="field">
-          <label htmlFor={fields.resolution.id}>Resolution</label>
-          {/* Controlled: choosing 9:16 forces 720p and locks it. */}
-          <select
-            id={fields.resolution.id}
-            name={fields.resolution.name}
-            aria-describedby={`${fields.resolution.errorId} resolution-hint`}
-            value={portrait ? '720p' : resolution}
-            disabled={hydrated && portrait}
-            onChange={(event) => setResolution(event.currentTarget.value === '1280p' ? '1280p' : '720p')}
-          >
-            {RESOLUTIONS.map((value) => (
-              <option key={value} value={value}>
-                {resolutionLabels[value]}
-              </option>
-            ))}
-          </select>
-          <p className="muted video-hint" id="resolution-hint">
-            1280p is available only for 16:9.
-          </p>
-          <FieldError id={fields.resolution.errorId} errors={fields.resolution.errors} />
-        </div>
-      </div>
+      <VideoDimensions aspectRatio={fields.aspectRatio} resolution={fields.resolution} />
 
       <div className="field">
         <span className="field-label" id="quality-label">
           Quality
         </span>
-        <div className="mode-switch" role="radiogroup" aria-labelledby="quality-label">
-          {getCollectionProps(fields.quality, { type: 'radio', options: [...QUALITIES] }).map(({ key, ...props }) => (
-            <label key={key} className="mode-option">
-              <input {...props} onChange={() => setQuality(props.value === 'fast' ? 'fast' : 'stable')} />
-              {qualityLabels[props.value as VideoQuality]} ({costs[props.value as VideoQuality]} credits)
-            </label>
-          ))}
-        </div>
+        <ModeSwitch
+          aria-labelledby="quality-label"
+          field={fields.quality}
+          options={QUALITIES}
+          label={(value) => `${qualityLabels[value]} (${costs[value]} credits)`}
+          onChange={setQuality}
+        />
       </div>
 
       {/* Sent as the spec's payload has it; the server charges its own configured cost. */}
       <input type="hidden" name="creditCost" value={cost} />
-      <CostButton
-        label="GENERATE VIDEO"
-        cost={cost}
-        submitting={request.submitting}
-        disabled={hydrated && missingInput}
-      >
+      <CostButton label="GENERATE VIDEO" cost={cost} submitting={submitting} disabled={hydrated && missingInput}>
         Current credits: {credits}
       </CostButton>
-    </form>
-  )
-}
-
-function ResultPanel({ task, onStartOver }: { task: ClientTask | null; onStartOver: () => void }) {
-  return (
-    <TaskResultPanel
-      task={task}
-      placeholder="Your video will appear here. You can follow every task in Today's Tasks."
-      genericFailure={GENERIC_FAILURE}
-    >
-      {(task) => <VideoResult task={task} onStartOver={onStartOver} />}
-    </TaskResultPanel>
+    </GeneratorForm>
   )
 }
 
@@ -304,18 +184,18 @@ function VideoResult({ task, onStartOver }: { task: ClientTask; onStartOver: () 
   const url = task.result?.videoUrl
   return (
     <>
-      {isActive(task) ? <TaskProgress task={task} page={PAGE} /> : null}
+      {isActive(task) ? <TaskProgress task={task} page={VIDEOS.page} /> : null}
       {url ? (
         <video className="video-player" src={url} controls playsInline preload="metadata" aria-label="Your pet video" />
       ) : null}
       <div className="row">
         {url ? (
-          <a className="button" href={downloadUrl(url, downloadName(task))} download>
+          <DownloadLink task={task} url={url}>
             Download Video
-          </a>
+          </DownloadLink>
         ) : null}
         {isActive(task) ? null : (
-          <Link to={PAGE} className="button secondary" onClick={onStartOver}>
+          <Link to={VIDEOS.page} className="button secondary" onClick={onStartOver}>
             Generate Another
           </Link>
         )}
@@ -347,10 +227,6 @@ function InfoCards({ costs }: { costs: Costs }) {
   )
 }
 
-function VideoDialogs({ dialog, onClose = () => {} }: { dialog: GenerationDialog | null; onClose?: () => void }) {
-  return <GenerationDialogs dialog={dialog} purchaseTitle="Insufficient Credits" page={PAGE} onClose={onClose} />
-}
-
 export function ErrorBoundary() {
   return (
     <GeneralErrorBoundary
@@ -359,7 +235,7 @@ export function ErrorBoundary() {
           <div className="card center-card" role="alert">
             <h1>Generate Video</h1>
             <p>{VIDEO_LOGIN_FIRST}</p>
-            <Link className="button" to={`/login?redirectTo=${PAGE}`}>
+            <Link className="button" to={`/login?redirectTo=${VIDEOS.page}`}>
               Log in
             </Link>
           </div>

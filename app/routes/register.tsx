@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { type ActionFunctionArgs, json, type LoaderFunctionArgs, redirect } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
-import { SendCodeButton } from '#app/accounts/send-code-button.tsx'
+import { CodeField, CodeSentNotice } from '#app/accounts/code-field.tsx'
 import { FormError, TextField } from '#app/components/text-field.tsx'
 import { registrationCodeSentMessage, sendRegistrationCode } from '#domain/accounts/account-codes.server.ts'
 import { isEmailVerificationEnabled, register } from '#domain/accounts/account.server.ts'
@@ -13,7 +13,6 @@ import { getOptionalUser } from '#domain/sessions/auth.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getClientAddress } from '#platform/client-address.server.ts'
 import { seo } from '#app/document/seo.ts'
-import { useExpiring } from '#app/hooks/use-expiring.ts'
 
 export const meta = () => seo({ title: 'Register', description: 'Create a Pawtrait account and get free credits.' })
 
@@ -65,7 +64,6 @@ export default function Register() {
   const { verificationEnabled } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const submitting = useNavigation().state === 'submitting'
-  const sent = useExpiring(actionData?.message ? actionData : null)
   const [form, fields] = useForm({
     id: 'register',
     lastResult: actionData?.result,
@@ -81,21 +79,14 @@ export default function Register() {
         {/* The first submit button is the one Enter presses: registering, not sending a code. */}
         <button type="submit" name="intent" value="register" hidden tabIndex={-1} aria-hidden="true" />
         <FormError errors={form.errors} id={form.errorId} />
-        {sent ? (
-          <p className="form-success" role="status">
-            {sent.message}
-          </p>
-        ) : null}
+        <CodeSentNotice sent={actionData} />
         <TextField meta={fields.name} label="Username" type="text" autoComplete="username" maxLength={50} />
         <TextField meta={fields.email} label="Email" type="email" autoComplete="email" />
-        <TextField
+        <CodeField
           meta={fields.verificationCode}
           label={verificationEnabled ? 'Verification code' : 'Verification code (optional)'}
-          type="text"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          addon={<SendCodeButton value="send-code" sentAt={actionData?.codeSentAt} />}
+          sendIntent="send-code"
+          sentAt={actionData?.codeSentAt}
         />
         <TextField meta={fields.password} label="Password" type="password" autoComplete="new-password" />
         <TextField meta={fields.confirmPassword} label="Confirm password" type="password" autoComplete="new-password" />

@@ -2,6 +2,7 @@ import { Form, Link } from '@remix-run/react'
 import type { PublicUser } from '#domain/accounts/user.server.ts'
 import { zhUserManagement as t } from '#app/user-management/zh-user-management.ts'
 import { formatTime } from '#app/user-management/format.ts'
+import { type Column, DataTable } from '#app/user-management/data-table.tsx'
 
 interface Props {
   users: PublicUser[]
@@ -10,69 +11,69 @@ interface Props {
   dialogHref: (dialog: 'credits' | 'delete', userId: string) => string
 }
 
-/** Ban, unban and delete are not offered on superadmin rows (and the server refuses them too). */
 export function UsersTable({ users, formAction, dialogHref }: Props) {
-  if (users.length === 0) return <p className="muted">{t.users.empty}</p>
+  const columns: Column<PublicUser>[] = [
+    {
+      header: t.users.id,
+      cell: (user) => <code>{user.id.slice(0, 8)}</code>,
+      cellProps: (user) => ({ title: user.id }),
+    },
+    { header: t.users.name, cell: (user) => user.name },
+    { header: t.users.email, cell: (user) => user.email },
+    { header: t.users.role, cell: (user) => t.roles[user.role] },
+    { header: t.users.credits, cell: (user) => user.credits },
+    { header: t.users.createdAt, cell: (user) => formatTime(user.createdAt) },
+    { header: t.users.lastLogin, cell: (user) => formatTime(user.lastLogin) },
+    {
+      header: t.users.status,
+      cell: (user) => (
+        <span className={`status-badge ${user.isBanned ? 'banned' : 'active'}`}>
+          {user.isBanned ? t.status.banned : t.status.active}
+        </span>
+      ),
+    },
+    {
+      header: t.users.actions,
+      cell: (user) => <RowActions user={user} formAction={formAction} dialogHref={dialogHref} />,
+      cellProps: () => ({ className: 'row-actions' }),
+    },
+  ]
   return (
-    <div className="table-scroll">
-      <table className="data users-table">
-        <thead>
-          <tr>
-            <th scope="col">{t.users.id}</th>
-            <th scope="col">{t.users.name}</th>
-            <th scope="col">{t.users.email}</th>
-            <th scope="col">{t.users.role}</th>
-            <th scope="col">{t.users.credits}</th>
-            <th scope="col">{t.users.createdAt}</th>
-            <th scope="col">{t.users.lastLogin}</th>
-            <th scope="col">{t.users.status}</th>
-            <th scope="col">{t.users.actions}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {users.map((user) => (
-            <tr key={user.id} data-email={user.email}>
-              <td title={user.id}>
-                <code>{user.id.slice(0, 8)}</code>
-              </td>
-              <td>{user.name}</td>
-              <td>{user.email}</td>
-              <td>{t.roles[user.role]}</td>
-              <td>{user.credits}</td>
-              <td>{formatTime(user.createdAt)}</td>
-              <td>{formatTime(user.lastLogin)}</td>
-              <td>
-                <span className={`status-badge ${user.isBanned ? 'banned' : 'active'}`}>
-                  {user.isBanned ? t.status.banned : t.status.active}
-                </span>
-              </td>
-              <td className="row-actions">
-                <Link to={dialogHref('credits', user.id)} preventScrollReset className="button secondary small">
-                  {t.actions.editCredits}
-                </Link>
-                {user.role === 'superadmin' ? null : (
-                  <>
-                    <Form method="post" action={formAction} preventScrollReset>
-                      <input type="hidden" name="userId" value={user.id} />
-                      <button
-                        type="submit"
-                        name="intent"
-                        value={user.isBanned ? 'unban' : 'ban'}
-                        className="button secondary small"
-                      >
-                        {user.isBanned ? t.actions.unban : t.actions.ban}
-                      </button>
-                    </Form>
-                    <Link to={dialogHref('delete', user.id)} preventScrollReset className="button danger small">
-                      {t.actions.delete}
-                    </Link>
-                  </>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      rows={users}
+      columns={columns}
+      empty={t.users.empty}
+      className="users-table"
+      rowData={(user) => ({ 'data-email': user.email })}
+    />
+  )
+}
+
+/** Ban, unban and delete are not offered on superadmin rows (and the server refuses them too). */
+function RowActions({ user, formAction, dialogHref }: Omit<Props, 'users'> & { user: PublicUser }) {
+  return (
+    <>
+      <Link to={dialogHref('credits', user.id)} preventScrollReset className="button secondary small">
+        {t.actions.editCredits}
+      </Link>
+      {user.role === 'superadmin' ? null : (
+        <>
+          <Form method="post" action={formAction} preventScrollReset>
+            <input type="hidden" name="userId" value={user.id} />
+            <button
+              type="submit"
+              name="intent"
+              value={user.isBanned ? 'unban' : 'ban'}
+              className="button secondary small"
+            >
+              {user.isBanned ? t.actions.unban : t.actions.ban}
+            </button>
+          </Form>
+          <Link to={dialogHref('delete', user.id)} preventScrollReset className="button danger small">
+            {t.actions.delete}
+          </Link>
+        </>
+      )}
+    </>
   )
 }

@@ -1,6 +1,42 @@
+import { type FieldMetadata } from '@conform-to/react'
 import { useEffect, useState } from 'react'
+import { TextField } from '#app/components/text-field.tsx'
 import { RESEND_CODE_SECONDS } from '#domain/accounts/account-schemas.ts'
+import { useExpiring } from '#app/hooks/use-expiring.ts'
 import { useHydrated } from '#app/hooks/use-hydrated.ts'
+
+interface CodeFieldProps {
+  meta: FieldMetadata<unknown, Record<string, unknown>, string[]>
+  label: string
+  /** The intent its Send Code button submits. */
+  sendIntent: string
+  sentAt?: number
+}
+
+/** The six-digit email code's input, with the button that asks for a code. */
+export function CodeField({ meta, label, sendIntent, sentAt }: CodeFieldProps) {
+  return (
+    <TextField
+      meta={meta}
+      label={label}
+      type="text"
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      maxLength={6}
+      addon={<SendCodeButton value={sendIntent} sentAt={sentAt} />}
+    />
+  )
+}
+
+/** "A code was sent" for 3 seconds after the action that sent it. */
+export function CodeSentNotice({ sent }: { sent?: { codeSentAt?: number; message?: string } }) {
+  const shown = useExpiring(sent?.codeSentAt ? sent : null)
+  return shown ? (
+    <p className="form-success" role="status">
+      {shown.message}
+    </p>
+  ) : null
+}
 
 /**
  * A submit button that asks the server for an email code (name=intent, so it works without
