@@ -1,8 +1,7 @@
 import { getInputProps, type FieldMetadata } from '@conform-to/react'
 import { useEffect, useState, type ChangeEvent, type ReactNode } from 'react'
 import { FieldError } from '#app/components/text-field.tsx'
-
-export const ACCEPTED_IMAGES = 'image/jpeg,image/png,image/webp,image/gif'
+import { ACCEPTED_IMAGES } from '#app/utils/accepted-images.ts'
 
 /** An object URL previewing the chosen file; the previous one is revoked when it changes or the page leaves. */
 export function useFilePreview() {

@@ -2,7 +2,7 @@ import { getCollectionProps, getInputProps, type FieldMetadata } from '@conform-
 import { useEffect, useState } from 'react'
 import { FieldError } from '#app/components/text-field.tsx'
 import { PromptField } from '#app/generation/generator-fields.tsx'
-import { ACCEPTED_IMAGES } from '#app/generation/photo-upload.tsx'
+import { ACCEPTED_IMAGES } from '#app/utils/accepted-images.ts'
 import { TEMPLATE_HANDOFF_KEY, type StyleJson, type TemplateHandoff } from '#domain/gallery/gallery-shared.ts'
 import { MAX_REFERENCE_IMAGES } from '#domain/generation/image-generation-form.ts'
 

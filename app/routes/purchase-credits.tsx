@@ -28,6 +28,7 @@ import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.s
 import { readMultipartForm } from '#app/utils/multipart.server.ts'
 import { getClientAddress } from '#platform/client-address.server.ts'
 import { seo } from '#app/document/seo.ts'
+import { ACCEPTED_IMAGES } from '#app/utils/accepted-images.ts'
 
 export const meta: MetaFunction = () =>
   seo({ title: 'Purchase Credits', description: 'Buy Pawtrait credits with PayPal or USDT.' })
@@ -166,10 +167,7 @@ export default function PurchaseCredits() {
 
         <div className="field">
           <label htmlFor={fields.screenshot.id}>Screenshot (optional)</label>
-          <input
-            {...getInputProps(fields.screenshot, { type: 'file' })}
-            accept="image/jpeg,image/png,image/webp,image/gif"
-          />
+          <input {...getInputProps(fields.screenshot, { type: 'file' })} accept={ACCEPTED_IMAGES} />
           <FieldError id={fields.screenshot.errorId} errors={fields.screenshot.errors} />
         </div>
 

@@ -19,6 +19,7 @@ import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.s
 import { readMultipartForm } from '#app/utils/multipart.server.ts'
 import { seo } from '#app/document/seo.ts'
 import { getStorage } from '#platform/storage.server.ts'
+import { ACCEPTED_IMAGES } from '#app/utils/accepted-images.ts'
 
 export const meta: MetaFunction = () =>
   seo({ title: 'Update Case', description: 'Upload gallery templates and create style categories.' })
@@ -138,7 +139,7 @@ function TemplateForm({ styles, outcome }: { styles: StyleJson[]; outcome: Outco
       <input type="hidden" name="intent" value={TEMPLATE_FORM} />
       <div className="field">
         <label htmlFor={fields.image.id}>Template image</label>
-        <input {...getInputProps(fields.image, { type: 'file' })} accept="image/jpeg,image/png,image/webp,image/gif" />
+        <input {...getInputProps(fields.image, { type: 'file' })} accept={ACCEPTED_IMAGES} />
         <FieldError id={fields.image.errorId} errors={fields.image.errors} />
       </div>
       <div className="field">
