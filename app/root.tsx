@@ -4,6 +4,7 @@ import {
   json,
   Link,
   Links,
+  LiveReload,
   Meta,
   Outlet,
   ScrollRestoration,
@@ -71,6 +72,8 @@ function Document({ children }: { children: ReactNode }) {
         {children}
         <ScrollRestoration nonce={nonce} />
         <ScriptsAfterPaint nonce={nonce} />
+        {/* Only in `npm run dev`'s builds (remix dev defines the origin): pages update after a rebuild. */}
+        {process.env.REMIX_DEV_ORIGIN ? <LiveReload nonce={nonce} /> : null}
       </body>
     </html>
   )
