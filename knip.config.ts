@@ -11,7 +11,7 @@ const config: KnipConfig = {
   entry: [
     'scripts/*.ts',
     'bench/*.ts',
-    // Kysely's FileMigrator imports every file of the folder.
+    // Kysely's FileMigrationProvider (scripts/migrate-to-latest.ts) imports every file of the folder.
     'migrations/*.ts',
     // Started as a process of its own by tests/helpers/web-process.ts.
     'tests/helpers/web-process-main.ts',
