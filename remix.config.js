@@ -8,6 +8,9 @@ export default {
   // Not remix-auth: v3 and its strategies are CommonJS, which Node imports as is, while bundled
   // into this ESM build their require() calls fail.
   serverDependenciesToBundle: [/^#(app|domain)\//],
+  // `npm run dev` (remix dev) watches app/ and these: a change rebuilds and restarts the web process,
+  // which loads platform/ and server/ from source.
+  watchPaths: ['domain', 'platform', 'server'],
   future: {
     v3_fetcherPersist: true,
     v3_relativeSplatPath: true,

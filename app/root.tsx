@@ -1,5 +1,14 @@
 import type { LinksFunction, MetaFunction } from '@remix-run/node'
-import { isRouteErrorResponse, Link, Links, Meta, Outlet, ScrollRestoration, useRouteError } from '@remix-run/react'
+import {
+  isRouteErrorResponse,
+  Link,
+  Links,
+  LiveReload,
+  Meta,
+  Outlet,
+  ScrollRestoration,
+  useRouteError,
+} from '@remix-run/react'
 import { lazy, type ReactNode, Suspense } from 'react'
 import { unavailable } from '#app/components/error-boundary.tsx'
 import { useNonce } from '#app/document/nonce.tsx'
@@ -49,6 +58,8 @@ function Document({ children }: { children: ReactNode }) {
         {children}
         <ScrollRestoration nonce={nonce} />
         <ScriptsAfterPaint nonce={nonce} />
+        {/* Only in `npm run dev`'s builds (remix dev defines the origin): pages update after a rebuild. */}
+        {process.env.REMIX_DEV_ORIGIN ? <LiveReload nonce={nonce} /> : null}
       </body>
     </html>
   )

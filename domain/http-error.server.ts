@@ -36,7 +36,6 @@ export class HttpError extends Error {
 }
 
 export const badRequest = (message: string) => new HttpError(400, message)
-export const unauthorized = (message = 'Please log in first') => new HttpError(401, message)
 export const forbidden = (message = 'Access denied') => new HttpError(403, message)
 export const notFound = (message = 'Not found') => new HttpError(404, message)
 export const payloadTooLarge = (message: string) => new HttpError(413, message)

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
+import type { ColumnType, Generated, Selectable } from 'kysely'
 
 /** The typed shape of the database, matching migrations/. Columns keep their SQL names. */
 
@@ -268,9 +268,7 @@ export interface Database {
 }
 
 export type User = Selectable<UsersTable>
-export type NewUser = Insertable<UsersTable>
 export type GenerationTask = Selectable<GenerationTasksTable>
 export type PaymentProof = Selectable<PaymentProofsTable>
 export type PaymentVerification = Selectable<PaymentVerificationsTable>
 export type Template = Selectable<TemplatesTable>
-export type SystemConfig = Selectable<SystemConfigTable>

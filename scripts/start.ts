@@ -1,18 +1,10 @@
 // `npm start`: the whole app on one machine — an embedded PostgreSQL (unless DATABASE_URL is set),
 // migrations and default data, then the web and worker processes. Ctrl-C stops all of them; a
 // child that exits on its own is started again.
-import path from 'node:path'
-import { parseWorkerEnv } from '#worker/env.ts'
 import { prepareDatabase } from './prepare-database.ts'
 import { exitOnStartupError } from '#platform/startup.server.ts'
-import { startEmbeddedPostgres } from './embedded-postgres.ts'
+import { processDefaults, startDatabaseUnlessConfigured } from './local-database.ts'
 import { supervise } from './supervise.ts'
-
-/**
- * Fewer glibc malloc arenas: sharp's threads otherwise fragment memory into many arenas that are
- * never given back (measured in bench/generation.ts). The Dockerfile sets the same.
- */
-const processDefaults = { MALLOC_ARENA_MAX: '2' }
 
 let stopDatabase: () => Promise<void> = async () => {}
 const children: ReturnType<typeof supervise>[] = []
@@ -28,14 +20,7 @@ async function shutdown(code: number) {
 }
 
 try {
-  const env = parseWorkerEnv()
-  if (!env.DATABASE_URL) {
-    const folder = path.join(env.DATA_DIR, 'postgres')
-    console.log(`[start] starting embedded PostgreSQL in ${folder}`)
-    const database = await startEmbeddedPostgres(folder)
-    process.env.DATABASE_URL = database.url
-    stopDatabase = database.stop
-  }
+  stopDatabase = await startDatabaseUnlessConfigured('start')
   process.on('SIGINT', () => void shutdown(0))
   process.on('SIGTERM', () => void shutdown(0))
 

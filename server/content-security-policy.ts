@@ -18,8 +18,12 @@ type PolicyEnv = Pick<Env, 'GOOGLE_AUTHORIZATION_URL' | 'PUBLIC_URL'>
 type Source = string | ((req: IncomingMessage, res: ServerResponse) => string)
 export type Directives = Record<string, Source[]>
 
-/** The pages' policy; `nonceSource` answers `'nonce-…'` for the request being answered. */
-export function documentDirectives(env: PolicyEnv, nonceSource: Source): Directives {
+/**
+ * The pages' policy; `nonceSource` answers `'nonce-…'` for the request being answered. `devOrigin`
+ * is remix dev's (REMIX_DEV_ORIGIN, under `npm run dev` only): the pages listen to its WebSocket
+ * for updates after a rebuild.
+ */
+export function documentDirectives(env: PolicyEnv, nonceSource: Source, devOrigin?: string): Directives {
   const self = "'self'"
   return {
     'default-src': [self],
@@ -32,7 +36,7 @@ export function documentDirectives(env: PolicyEnv, nonceSource: Source): Directi
     'img-src': [self, 'data:', 'blob:'],
     'media-src': [self, 'blob:'],
     'font-src': [self],
-    'connect-src': [self],
+    'connect-src': [self, ...(devOrigin ? [new URL(devOrigin).origin.replace(/^http/, 'ws')] : [])],
     'frame-src': ["'none'"],
     'object-src': ["'none'"],
     'base-uri': [self],

@@ -1,7 +1,7 @@
 // The web process: serves the Remix app, its /api resource routes, static assets and media.
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { ServerBuild } from '@remix-run/node'
+import { logDevReady, type ServerBuild } from '@remix-run/node'
 import sharp from 'sharp'
 import { registerDatabaseMetrics } from './database-metrics.ts'
 import { getDb } from '#platform/db.server.ts'
@@ -31,6 +31,8 @@ try {
 
   const server = app.listen(env.PORT, () => {
     console.log(`[web] Pawtrait is running at ${publicOrigin(env)}`)
+    // Under `npm run dev`: tells remix dev that this build is served, so it may update the open pages.
+    if (process.env.REMIX_DEV_ORIGIN) logDevReady(build)
   })
 
   const stop = (signal: string) => {

@@ -45,7 +45,7 @@ export function securityHeaders(env: Env): RequestHandler[] {
   const documentPolicy = contentSecurityPolicy({
     useDefaults: false,
     reportOnly,
-    directives: documentDirectives(env, (_req, res) => `'nonce-${cspNonceOf(res)}'`),
+    directives: documentDirectives(env, (_req, res) => `'nonce-${cspNonceOf(res)}'`, process.env.REMIX_DEV_ORIGIN),
   })
   const resourcePolicy = contentSecurityPolicy({ useDefaults: false, reportOnly, directives: resourceDirectives(env) })
   return [

@@ -13,7 +13,8 @@ import { Fragment, isValidElement, type ReactElement, type ReactNode } from 'rea
  * the `load` event and the first contentful paint, and two frames more (or after MAX_WAIT_MS, if
  * an image hangs), a small inline script appends the preloads and a live copy of the module
  * script, with the request's CSP nonce, into a container React leaves alone (its children are
- * `dangerouslySetInnerHTML`, which hydration does not compare), so the nodes it adds cannot break
+ * `dangerouslySetInnerHTML`, which hydration keeps as they are; only React's development build
+ * would warn that they differ, hence `suppressHydrationWarning`), so the nodes it adds cannot break
  * hydration. Anything else Remix renders is kept as is; if its module script is ever missing,
  * Remix's output is used unchanged.
  */
@@ -38,7 +39,7 @@ export function ScriptsAfterPaint({ nonce }: { nonce: string }) {
         suppressHydrationWarning
         dangerouslySetInnerHTML={{ __html: moduleSource }}
       />
-      <div id={HOST_ID} hidden dangerouslySetInnerHTML={EMPTY_HOST} />
+      <div id={HOST_ID} hidden suppressHydrationWarning dangerouslySetInnerHTML={EMPTY_HOST} />
       <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: START_AFTER_PAINT }} />
     </>
   )

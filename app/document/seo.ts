@@ -24,7 +24,7 @@ export function seo({ title, description, keywords, jsonLd }: PageSeo): MetaDesc
   return tags
 }
 
-export const websiteJsonLd = {
+const websiteJsonLd = {
   '@context': 'https://schema.org',
   '@type': 'WebSite',
   name: siteName,

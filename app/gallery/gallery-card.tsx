@@ -7,7 +7,7 @@ export const GRID_SIZES =
   '(min-width: 1200px) 280px, (min-width: 1040px) calc((100vw - 88px) / 4), ' +
   '(min-width: 720px) calc((100vw - 72px) / 3), calc((100vw - 56px) / 2)'
 
-export const GUEST_TEMPLATE_ALERT = 'Please log in first to use templates'
+const GUEST_TEMPLATE_ALERT = 'Please log in first to use templates'
 
 /** Both renditions with their real widths (a narrow original was never enlarged). */
 export function gallerySrcSet(image: Pick<TemplateJson, 'thumbnailUrl' | 'imageUrl' | 'width'>): string {

@@ -13,7 +13,7 @@ import type { ClientTask } from '#domain/generation/task-view.ts'
 export type { ClientTask } from '#domain/generation/task-view.ts'
 export { MEDIA_RETENTION_DAYS } from '#domain/generation/task-view.ts'
 
-export const TASKS_STORAGE_KEY = 'tasks'
+const TASKS_STORAGE_KEY = 'tasks'
 export const TASK_SUBMITTED_EVENT = 'pawtrait:task-submitted'
 export const TASK_UPDATED_EVENT = 'pawtrait:task-updated'
 export const POLL_INTERVAL_MS = 2000

@@ -5,7 +5,7 @@ import { hashPassword } from '#domain/accounts/password.server.ts'
 import { grantCredits } from '#domain/credits/credits.server.ts'
 import { getSystemConfig } from '#domain/credits/system-config.server.ts'
 
-export const roles = ['user', 'admin', 'superadmin'] as const satisfies readonly Role[]
+const roles = ['user', 'admin', 'superadmin'] as const satisfies readonly Role[]
 
 /** The spec's two readings name the plain role 'normal' or 'user'; both mean user. */
 export function normalizeRole(role: string): Role | null {

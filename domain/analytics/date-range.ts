@@ -3,7 +3,7 @@ import { z } from 'zod'
 /** The dashboard counts whole UTC days; its ranges are written as inclusive YYYY-MM-DD dates. */
 
 const DAY_MS = 24 * 60 * 60 * 1000
-export const MAX_RANGE_DAYS = 400
+const MAX_RANGE_DAYS = 400
 
 export const rangePresets = ['day', 'week', 'month', 'year'] as const
 export type RangePreset = (typeof rangePresets)[number]

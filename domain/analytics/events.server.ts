@@ -12,18 +12,15 @@ import { PAGE_VIEW_BEACON_PATH } from './page-view-path.ts'
  * that point. So recording never waits on the database, and a failed write is logged, never thrown.
  */
 
-export const analyticsEventTypes = [
-  'page_view',
-  'user_register',
-  'user_login',
-  'credit_purchase',
-  'api_call',
-  'image_generation',
-  'template_use',
-  'payment',
-] as const
-
-export type AnalyticsEventType = (typeof analyticsEventTypes)[number]
+export type AnalyticsEventType =
+  | 'page_view'
+  | 'user_register'
+  | 'user_login'
+  | 'credit_purchase'
+  | 'api_call'
+  | 'image_generation'
+  | 'template_use'
+  | 'payment'
 
 interface AnalyticsEvent {
   type: AnalyticsEventType

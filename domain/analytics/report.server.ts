@@ -71,7 +71,7 @@ async function paymentRecords(db: DB, range: DateRange): Promise<PaymentRecord[]
 }
 
 /** Page views per place, busiest first; missing country or city reads Unknown. */
-export function locationCounts(db: DB, range: DateRange, limit?: number): Promise<LocationCount[]> {
+function locationCounts(db: DB, range: DateRange, limit?: number): Promise<LocationCount[]> {
   const country = countryLabel
   const city = cityLabel
   let query = eventsOfType(db, 'page_view', range)

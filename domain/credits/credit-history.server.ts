@@ -1,7 +1,7 @@
 import type { LedgerType } from '#platform/db-schema.ts'
 import type { DB } from '#platform/db.server.ts'
 
-export const CREDIT_HISTORY_LIMIT = 200
+const CREDIT_HISTORY_LIMIT = 200
 
 /** The spec knows earn, spend and purchase; a manual adjustment reads as earn or spend by its sign. */
 const displayType = (type: LedgerType, amount: number) =>

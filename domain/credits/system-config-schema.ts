@@ -9,7 +9,7 @@ export const systemSettingLabels = {
 } as const
 
 /** Keeps values far inside PostgreSQL's integer range. */
-export const MAX_SETTING_VALUE = 1_000_000
+const MAX_SETTING_VALUE = 1_000_000
 
 const creditSetting = (label: string) =>
   z

@@ -26,7 +26,7 @@ import { requireGalleryStyle } from '#domain/gallery/styles.server.ts'
 // Storage keys made before the rename keep this prefix; keys are content-hashed, so it stays.
 const KEY_PREFIX = 'inspiration'
 
-export function toTemplateJson(row: Template): TemplateJson {
+function toTemplateJson(row: Template): TemplateJson {
   const stored = row.other_params
   const otherParams = Object.fromEntries(OTHER_PARAM_KEYS.map((key) => [key, stored[key] ?? ''])) as OtherParams
   otherParams.templatePrompt = row.template_prompt

@@ -11,7 +11,7 @@ import { GENERATOR_STYLES, guidedOptionsSchema, PROMPT_MAX_LENGTH } from '#domai
 export const MAX_REFERENCE_IMAGES = 5
 export const MAX_IMAGES = 1 + MAX_REFERENCE_IMAGES
 export const MAX_IMAGE_MB = 10
-export const NO_PHOTO_MESSAGE = 'Please upload a pet photo first'
+const NO_PHOTO_MESSAGE = 'Please upload a pet photo first'
 
 const freeText = (what: string) =>
   z.string().trim().max(PROMPT_MAX_LENGTH, `The ${what} must be at most ${PROMPT_MAX_LENGTH} characters`).default('')

@@ -24,7 +24,7 @@ import type { VideoTaskParams } from './video-task-params.ts'
  */
 
 /** One try plus three retries with graphile-worker's exponential backoff (about 3 s, 7 s, 20 s). */
-export const GENERATION_MAX_ATTEMPTS = 4
+const GENERATION_MAX_ATTEMPTS = 4
 
 const jobFor = { image: 'generate_image', video: 'generate_video' } as const satisfies Record<TaskKind, string>
 const kindNames: Record<TaskKind, string> = { image: 'an image', video: 'a video' }
@@ -49,7 +49,7 @@ export interface NewTask {
  * credits: 402 with needPurchase; too many of the user's tasks queued or running: 429. Either way
  * nothing is written.
  */
-export async function createPaidTask(db: DB, task: NewTask) {
+async function createPaidTask(db: DB, task: NewTask) {
   const created = await db.transaction().execute(async (tx) => {
     const cost = task.cost(await getSystemConfig(tx))
     await tx
@@ -124,7 +124,7 @@ const decodeTurn = createLimiter(1)
  * prefix, then pays for and queues the task in one transaction. Any failure (a bad file, too few
  * credits, storage trouble) deletes what was stored, so a refused submission leaves no file behind.
  */
-export async function submitPaidTask(db: DB, task: Omit<NewTask, 'id' | 'inputKeys'>, files: File[]) {
+async function submitPaidTask(db: DB, task: Omit<NewTask, 'id' | 'inputKeys'>, files: File[]) {
   const uploads: EncodedImage[] = []
   for (const file of files) {
     uploads.push(await decodeTurn(async () => normalizeUploadedImage(Buffer.from(await file.arrayBuffer()))))

@@ -14,7 +14,7 @@ import type { TaskView } from '#domain/generation/task-view.ts'
  */
 
 const uuid = z.string().uuid()
-export const isTaskId = (value: unknown): value is string => uuid.safeParse(value).success
+const isTaskId = (value: unknown): value is string => uuid.safeParse(value).success
 
 const descriptions: Record<TaskKind, Record<GenerationTask['source'], string>> = {
   image: { generate: 'Generate pet portrait', template: 'Generate from template' },

@@ -28,8 +28,8 @@ export const qualityLabels: Record<VideoQuality, string> = { stable: 'Stable', f
 
 export const MAX_VIDEO_IMAGE_MB = 10
 export const FILE_TOO_LARGE = `File size should not exceed ${MAX_VIDEO_IMAGE_MB}MB`
-export const NO_IMAGE_MESSAGE = 'Please upload an image first for image-to-video generation'
-export const NO_PROMPT_MESSAGE = 'Please enter a prompt for text-to-video generation'
+const NO_IMAGE_MESSAGE = 'Please upload an image first for image-to-video generation'
+const NO_PROMPT_MESSAGE = 'Please enter a prompt for text-to-video generation'
 
 const choice = <T extends readonly [string, ...string[]]>(values: T, what: string) =>
   z.enum(values, { errorMap: () => ({ message: `Unknown ${what}: choose ${values.join(' or ')}` }) })

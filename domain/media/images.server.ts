@@ -3,10 +3,10 @@ import type { Metadata, Sharp } from 'sharp'
 import { badRequest, payloadTooLarge } from '#domain/http-error.server.ts'
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024
-export const MAX_UPLOAD_PIXELS = 40_000_000
-export const AVATAR_SIZE = 256
+const MAX_UPLOAD_PIXELS = 40_000_000
+const AVATAR_SIZE = 256
 /** Stored uploads are at most this many pixels on their longer side: providers work at about 1024. */
-export const MAX_STORED_SIDE = 2048
+const MAX_STORED_SIDE = 2048
 
 // Every upload is a different image, so libvips's operation cache would only hold on to memory.
 sharp.cache(false)

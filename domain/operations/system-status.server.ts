@@ -97,5 +97,3 @@ async function commonFailureReasons(db: DB) {
     .execute()
   return rows.map((row) => ({ reason: row.reason, count: Number(row.count) }))
 }
-
-export type SystemStatus = Awaited<ReturnType<typeof systemStatus>>

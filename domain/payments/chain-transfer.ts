@@ -53,14 +53,14 @@ export interface VerificationResult {
 }
 
 /** USDT has 6 decimals on both networks. */
-export const USDT_DECIMALS = 6n
+const USDT_DECIMALS = 6n
 const UNITS_PER_USD = 10n ** USDT_DECIMALS
 
 export function usdtUnitsForCents(cents: number): bigint {
   return (BigInt(cents) * UNITS_PER_USD) / 100n
 }
 
-export function formatUnits(units: bigint): string {
+function formatUnits(units: bigint): string {
   const whole = units / UNITS_PER_USD
   const fraction = (units % UNITS_PER_USD).toString().padStart(Number(USDT_DECIMALS), '0')
   return `${whole}.${fraction}`

@@ -38,7 +38,7 @@ export interface CheckOutcome {
   next: { runAt: Date; failures: number } | null
 }
 
-export const RECHECK_MS = 60_000
+const RECHECK_MS = 60_000
 /** After an outage the check is retried this many times, 1, 2, 4 … minutes apart, at most an hour (about 3 h in all). */
 export const MAX_FAILURES = 8
 const MAX_BACKOFF_MS = 60 * 60_000

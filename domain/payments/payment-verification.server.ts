@@ -11,7 +11,7 @@ import type { VerificationResult } from '#domain/payments/chain-transfer.ts'
  */
 
 /** A check re-runs every minute while the transfer is not found or not final, for this long. */
-export const WATCH_MS = 60 * 60_000
+const WATCH_MS = 60 * 60_000
 
 export function isCheckedOnChain(method: PaymentMethod) {
   return method === 'usdt_trc20' || method === 'usdt_erc20'

@@ -202,8 +202,6 @@ export function toPublicProof(proof: ProofWithOwner) {
   }
 }
 
-export type PublicProof = ReturnType<typeof toPublicProof>
-
 /** A pending proof for reviewers: the proof and its on-chain `verification`. */
 export function toPendingProof(proof: PendingProof) {
   return { ...toPublicProof(proof), verification: publicVerification(proof) }

@@ -28,9 +28,9 @@ function refuse(refusal: AdminRefusal): never {
   throw new HttpError(refusals[refusal].status, refusals[refusal].message, { code: refusal })
 }
 
-export const DEFAULT_NEW_USER_CREDITS = 10
+const DEFAULT_NEW_USER_CREDITS = 10
 // users.credits is a 32-bit integer; a cap well inside it turns a typo into a message, not a 500.
-export const MAX_CREDITS = 1_000_000_000
+const MAX_CREDITS = 1_000_000_000
 
 /** The validation messages of the admin forms, in the caller's language. */
 export interface UserFormMessages {

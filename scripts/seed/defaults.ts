@@ -16,7 +16,7 @@ export const defaultGalleryStyles = [
   ['minimalism', 'Minimalism'],
 ] as const
 
-export const defaultGeneratorStyles = [
+const defaultGeneratorStyles = [
   ['general', 'General'],
   ['fashion_female', 'Fashion (female)'],
   ['fashion_male', 'Fashion (male)'],

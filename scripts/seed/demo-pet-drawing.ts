@@ -5,7 +5,7 @@
  */
 import { circle, gradientStop, svgDocument } from '#worker/providers/image/local/svg.ts'
 
-export const PET_CANVAS = 800
+const PET_CANVAS = 800
 
 export type Accessory =
   | 'bowtie'

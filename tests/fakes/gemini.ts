@@ -57,11 +57,7 @@ interface WirePart {
 }
 
 /** The current Gemini image models (gemini-2.5-flash-image was retired on 2026-10-02). */
-export const GEMINI_IMAGE_MODELS = [
-  'gemini-3.1-flash-image',
-  'gemini-3.1-flash-image-preview',
-  'gemini-3-pro-image-preview',
-]
+const GEMINI_IMAGE_MODELS = ['gemini-3.1-flash-image', 'gemini-3.1-flash-image-preview', 'gemini-3-pro-image-preview']
 
 const ROUTE = /^\/v1beta\/models\/([^/:]+):generateContent$/
 const LOOKUP = /^\/v1beta\/models\/([^/:]+)$/

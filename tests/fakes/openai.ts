@@ -26,7 +26,7 @@ export type OpenAiFakeMode =
   | 'slow'
 
 /** The current GPT Image models (gpt-image-1 was shut down on 2026-10-23). */
-export const OPENAI_IMAGE_MODELS = ['gpt-image-2', 'gpt-image-1.5', 'gpt-image-1-mini']
+const OPENAI_IMAGE_MODELS = ['gpt-image-2', 'gpt-image-1.5', 'gpt-image-1-mini']
 /** The sizes the GPT Image models accept for edits. */
 const SIZES = ['1024x1024', '1536x1024', '1024x1536', 'auto']
 

@@ -55,7 +55,7 @@ const VEO_31_RULES = {
   durations: [4, 6, 8],
   eightSecondsOnly: ['1080p', '4k'],
 }
-export const VEO_MODELS: Record<string, typeof VEO_31_RULES> = {
+const VEO_MODELS: Record<string, typeof VEO_31_RULES> = {
   'veo-3.1-generate-preview': VEO_31_RULES,
   'veo-3.1-fast-generate-preview': VEO_31_RULES,
 }

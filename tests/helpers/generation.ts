@@ -40,7 +40,7 @@ export function photoFile(bytes: Buffer, name = 'pet.jpg', type = 'image/jpeg') 
 }
 
 /** A multipart POST /api/async-image/generate: `images` in order, then the text fields. */
-export function generateRequest(token: string | undefined, images: File[], fields: Record<string, string> = {}) {
+function generateRequest(token: string | undefined, images: File[], fields: Record<string, string> = {}) {
   const form = new FormData()
   for (const image of images) form.append('images', image)
   for (const [name, value] of Object.entries({ style: 'general', ...fields })) form.append(name, value)

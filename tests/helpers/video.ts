@@ -2,7 +2,7 @@ import { action as generateVideo } from '#app/routes/api.async-video.generate.ts
 import { callRoute, makeRequest } from './app.ts'
 
 /** A multipart POST /api/async-video/generate: the text fields, then `image` when given. */
-export function videoRequest(token: string | undefined, fields: Record<string, string>, image?: File | File[]) {
+function videoRequest(token: string | undefined, fields: Record<string, string>, image?: File | File[]) {
   const form = new FormData()
   for (const [name, value] of Object.entries(fields)) form.append(name, value)
   for (const file of [image ?? []].flat()) form.append('image', file)

@@ -9,7 +9,7 @@
 import { isRecord, type JsonAnswer, ProviderError } from './types.ts'
 
 /** Without any hint from the provider, a busy answer is tried again after this long. */
-export const DEFAULT_BUSY_WAIT_MS = 10_000
+const DEFAULT_BUSY_WAIT_MS = 10_000
 
 export function busyError(answer: JsonAnswer, service: string): ProviderError {
   const error = isRecord(answer.body) && isRecord(answer.body.error) ? answer.body.error : {}

@@ -32,7 +32,7 @@ interface ModelLookup {
 const CHECK_TIMEOUT_MS = 15_000
 
 /** Checks every remote provider the environment configures (none for the local ones). */
-export function checkProviders(env: CheckEnv): Promise<ProviderCheckResult[]> {
+function checkProviders(env: CheckEnv): Promise<ProviderCheckResult[]> {
   return Promise.all(lookups(env).map(checkModel))
 }
 

@@ -9,7 +9,7 @@ export function petPhoto(request: ImageRequest): ImageInput {
 }
 
 /** The image type told by the file's first bytes, or null when it is none we accept. */
-export function sniffImageMimeType(bytes: Uint8Array): ImageMimeType | null {
+function sniffImageMimeType(bytes: Uint8Array): ImageMimeType | null {
   const startsWith = (signature: number[], offset = 0) =>
     signature.every((byte, index) => bytes[offset + index] === byte)
   if (startsWith([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png'

