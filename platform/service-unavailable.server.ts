@@ -1,8 +1,10 @@
 import { isDatabasePoolExhausted, isDatabaseUnreachable, noteDatabaseUnreachable } from './database-outage.server.ts'
+import { getLogger } from './logger.server.ts'
+import { StorageUnavailableError } from './storage.server.ts'
 
 /**
  * What every process's HTTP side answers while something it needs is briefly away: the database
- * (database-outage.server.ts), or a free connection of its pool. The web wraps it
+ * (database-outage.server.ts), a free connection of its pool, or media storage. The web wraps it
  * in an HttpError (apiHandler), express's error handler and the page wrapper (server/) answer it.
  */
 export const RETRY_AFTER_SECONDS = 5
@@ -27,5 +29,9 @@ export function asServiceUnavailable(error: unknown): ServiceUnavailable | null 
   }
   // Counted and logged by the pool that gave up (database-outage.server.ts: notePoolExhausted).
   if (isDatabasePoolExhausted(error)) return serviceUnavailable()
+  if (error instanceof StorageUnavailableError) {
+    getLogger().warn({ err: error }, 'media storage unavailable; answered 503')
+    return serviceUnavailable('Media storage is briefly unavailable. Please try again in a few seconds.')
+  }
   return null
 }

@@ -5,9 +5,9 @@ import { RETRY_AFTER_SECONDS, asServiceUnavailable } from '#platform/service-una
 type RouteModule = ServerBuild['routes'][string]['module']
 
 /**
- * The build with every page loader and action answering an unreachable database (or a full pool)
- * as a thrown 503 with Retry-After: the root error boundary then renders its "briefly unavailable"
- * page instead of a 500. /api routes answer their own 503 JSON (apiHandler);
+ * The build with every page loader and action answering an unreachable database (or a full pool,
+ * or media storage away) as a thrown 503 with Retry-After: the root error boundary then renders its
+ * "briefly unavailable" page instead of a 500. /api routes answer their own 503 JSON (apiHandler);
  * the rule is one (platform/service-unavailable.server.ts).
  */
 export function answerOutagesWith503(build: ServerBuild): ServerBuild {

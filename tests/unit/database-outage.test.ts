@@ -3,7 +3,9 @@ import type { ServerBuild } from '@remix-run/node'
 import express from 'express'
 import { isDatabasePoolExhausted, isDatabaseUnreachable, tagDatabaseError } from '#platform/database-outage.server.ts'
 import { createPool } from '#platform/db.server.ts'
-import { serviceUnavailable } from '#platform/service-unavailable.server.ts'
+import { getMetrics } from '#platform/metrics.server.ts'
+import { asServiceUnavailable, serviceUnavailable } from '#platform/service-unavailable.server.ts'
+import { StorageUnavailableError } from '#platform/storage.server.ts'
 import { ProviderError } from '#worker/providers/types.ts'
 import { freePort } from '../../scripts/embedded-postgres.ts'
 import { answerOutagesWith503, retryAfterOn503 } from '../../server/outage-routes.ts'
@@ -77,6 +79,17 @@ test('the 503 says the service is briefly unavailable and when to try again', ()
   expect(error.status).toBe(503)
   expect(error.message).toMatch(/briefly unavailable/)
   expect(error.headers).toEqual({ 'Retry-After': '5' })
+})
+
+test('media storage being away is a 503 that names storage, and no database outage', async () => {
+  const outages = async () => (await getMetrics().databaseOutages.get()).values[0]?.value ?? 0
+  const before = await outages()
+  const storage = asServiceUnavailable(new StorageUnavailableError(withCode('ECONNRESET', 'socket hang up')))
+  expect(storage).toMatchObject({ status: 503, headers: { 'Retry-After': '5' } })
+  expect(storage?.message).toMatch(/storage is briefly unavailable/i)
+  expect(asServiceUnavailable(withCode('ECONNRESET'))).toBeNull()
+  expect(await outages()).toBe(before)
+  expect((await getMetrics().databaseUnreachable.get()).values[0]?.value ?? 0).toBe(0)
 })
 
 function buildWith(loader: () => unknown): ServerBuild {
