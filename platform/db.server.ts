@@ -64,6 +64,8 @@ export class DatabasePool extends pg.Pool {
 
 export interface PoolOptions {
   max?: number
+  /** Names the connections in pg_stat_activity: pawtrait-web, pawtrait-worker, pawtrait-migrate. */
+  applicationName?: string
   /** The worker's pool waits out an outage (worker/patient-pool.ts). */
   Pool?: typeof DatabasePool
 }
@@ -73,12 +75,13 @@ export const DEFAULT_POOL_SIZE = 10
 
 export function createPool(
   connectionString: string,
-  { max = DEFAULT_POOL_SIZE, Pool = DatabasePool }: PoolOptions = {},
+  { max = DEFAULT_POOL_SIZE, applicationName, Pool = DatabasePool }: PoolOptions = {},
 ) {
   const pool = new Pool({
     connectionString,
     max,
     connectionTimeoutMillis: 5_000,
+    application_name: applicationName,
     Client: DatabaseClient,
   })
   // A client losing its connection (database restart) must not crash the process; an outage is logged once.
@@ -94,9 +97,14 @@ export function createDb(pool: pg.Pool): DB {
 let shared: { pool: pg.Pool; db: DB } | undefined
 let sharedPoolOptions: PoolOptions = {}
 
-/** Call before first use: the worker wants more connections than the web, and its patient pool. */
+/** Call before first use: each process names its connections; the worker wants more of them, and its patient pool. */
 export function configureSharedPool(options: PoolOptions) {
   sharedPoolOptions = options
+}
+
+/** The name this process's connections carry (configureSharedPool), for one it opens outside the pool. */
+export function applicationName() {
+  return sharedPoolOptions.applicationName
 }
 
 function connect() {

@@ -2,6 +2,7 @@
 // migrations and default data, then the web and worker processes. Ctrl-C stops all of them; a
 // child that exits on its own is started again.
 import path from 'node:path'
+import { configureSharedPool } from '#platform/db.server.ts'
 import { parseWorkerEnv } from '#worker/env.ts'
 import { prepareDatabase } from './prepare-database.ts'
 import { exitOnStartupError } from '#platform/startup.server.ts'
@@ -39,6 +40,8 @@ try {
   process.on('SIGINT', () => void shutdown(0))
   process.on('SIGTERM', () => void shutdown(0))
 
+  // This process's own connections only migrate; the web and the worker name theirs.
+  configureSharedPool({ applicationName: 'pawtrait-migrate' })
   await prepareDatabase()
   const childEnv = { ...processDefaults, ...process.env }
   children.push(

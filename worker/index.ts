@@ -18,7 +18,7 @@ try {
   const env = getWorkerEnv()
   // A listening connection per lane, and room for the running jobs' short queries. Once running, a
   // database outage pauses the worker rather than failing it (patient-pool.ts).
-  configureSharedPool({ max: 20, Pool: PatientPool })
+  configureSharedPool({ max: 20, Pool: PatientPool, applicationName: 'pawtrait-worker' })
   // At start-up an unreachable database is more likely a wrong DATABASE_URL: say so and exit (pg's
   // pool.query does not wait); npm start and Fly start the process again.
   await getPool().query('SELECT 1')
