@@ -12,7 +12,7 @@ export async function scratchDatabase(serverUrl: string, name: string) {
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
   await admin.query(`CREATE DATABASE ${name}`)
   const url = `${serverUrl}/${name}`
-  const pool = createPool(url, 20)
+  const pool = createPool(url, { max: 20 })
   const db: DB = createDb(pool)
   await migrateToLatest(db, pool)
   await seedDefaults(db)

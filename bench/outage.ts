@@ -26,7 +26,7 @@ export async function benchOutage() {
   const port = await freePort()
   let server = await startEmbeddedPostgres(folder, 'pawtrait', port)
   // A pool of the bench's own, which outlives the outage (it reconnects; its errors are handled).
-  const pool = createPool(server.url, 5)
+  const pool = createPool(server.url, { max: 5 })
   const db = createDb(pool)
   await migrateToLatest(db, pool)
   await seedDefaults(db)

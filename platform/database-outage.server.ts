@@ -7,6 +7,10 @@ import { getMetrics } from './metrics.server.ts'
  * blip), and what each process does about it: the web answers 503 with Retry-After, the worker
  * waits (worker/patient-pool.ts). An outage is logged once when it starts and once when it ends,
  * never per failed query or reconnect, and shows as `pawtrait_database_unreachable` 1.
+ *
+ * The rule is decided at the source: the pool and client of platform/db.server.ts pass every error
+ * node-postgres hands back through `tagDatabaseError`, and everywhere else only that tag counts. So
+ * a provider, S3 or Google refusing or resetting a connection is never taken for a database outage.
  */
 
 /** Socket errors, and PostgreSQL's admin_shutdown, crash_shutdown, cannot_connect_now and class 08 (connection). */
@@ -29,50 +33,57 @@ const UNREACHABLE_CODES = new Set([
   '08006',
 ])
 
-/** What node-postgres throws without a code: a dropped socket, its connection timeout. */
+/** What node-postgres throws without a code: a dropped socket, a connection that timed out being made. */
 const UNREACHABLE_MESSAGES = [
   /connection terminated/i,
-  /timeout exceeded when trying to connect/i,
   /client has encountered a connection error/i,
   /cannot use a pool after calling end/i,
 ]
 
-export const RETRY_AFTER_SECONDS = 5
+/**
+ * pg-pool's error when a full pool had no connection come free within connectionTimeoutMillis. A
+ * new connection that cannot be made fails differently ("Connection terminated due to connection
+ * timeout"), so this one means busy, not away.
+ */
+const POOL_EXHAUSTED_MESSAGE = 'timeout exceeded when trying to connect'
 
-export function isDatabaseUnreachable(error: unknown, depth = 0): boolean {
-  if (!error || typeof error !== 'object' || depth > 4) return false
-  const { code, message, cause, errors } = error as {
-    code?: unknown
-    message?: unknown
-    cause?: unknown
-    errors?: unknown
+type DatabaseTrouble = 'unreachable' | 'pool exhausted'
+
+const tags = new WeakMap<object, DatabaseTrouble>()
+
+/** For an error node-postgres handed back (db.server.ts only): tags it, and answers the tag, when it means trouble. */
+export function tagDatabaseError(error: unknown): DatabaseTrouble | undefined {
+  if (!error || typeof error !== 'object') return undefined
+  if (!tags.has(error)) {
+    if ((error as { message?: unknown }).message === POOL_EXHAUSTED_MESSAGE) tags.set(error, 'pool exhausted')
+    else if (someWrapped(error, hasUnreachableSign)) tags.set(error, 'unreachable')
   }
+  return tags.get(error)
+}
+
+function hasUnreachableSign(error: object) {
+  const { code, message } = error as { code?: unknown; message?: unknown }
   if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return true
-  if (typeof message === 'string' && UNREACHABLE_MESSAGES.some((pattern) => pattern.test(message))) return true
-  if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnreachable(inner, depth + 1))) return true
-  return isDatabaseUnreachable(cause, depth + 1)
+  return typeof message === 'string' && UNREACHABLE_MESSAGES.some((pattern) => pattern.test(message))
 }
 
-/** What every process's HTTP side answers while the database is away (the web wraps it in an HttpError). */
-export interface ServiceUnavailable {
-  status: 503
-  message: string
-  headers: Record<string, string>
+/** A database error tagged unreachable where it arose, or an error that wraps one. */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  return someWrapped(error, (inner) => tags.get(inner) === 'unreachable')
 }
 
-export function serviceUnavailable(): ServiceUnavailable {
-  return {
-    status: 503,
-    message: 'The service is briefly unavailable. Please try again in a few seconds.',
-    headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
-  }
+/** Every connection of the pool stayed busy: the database answers, this process asked too much of it. */
+export function isDatabasePoolExhausted(error: unknown): boolean {
+  return someWrapped(error, (inner) => tags.get(inner) === 'pool exhausted')
 }
 
-/** The 503 to answer instead of `error`, when the error means the database is out of reach; else null. */
-export function asServiceUnavailable(error: unknown): ServiceUnavailable | null {
-  if (!isDatabaseUnreachable(error)) return null
-  noteDatabaseUnreachable('request', error)
-  return serviceUnavailable()
+/** Whether `test` holds for `error` or an error it wraps (its `cause`, an AggregateError's `errors`). */
+function someWrapped(error: unknown, test: (error: object) => boolean, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 4) return false
+  if (test(error)) return true
+  const { cause, errors } = error as { cause?: unknown; errors?: unknown }
+  if (Array.isArray(errors) && errors.some((inner) => someWrapped(inner, test, depth + 1))) return true
+  return someWrapped(cause, test, depth + 1)
 }
 
 /** When the current outage began, in this process; null while the database answers. */
@@ -97,14 +108,23 @@ function noteDatabaseReachable(queryStartedAt: number) {
   getLogger().warn({ outageSeconds: seconds }, `database reachable again after ${seconds} s`)
 }
 
+/** A caller got no connection, every one of the pool's staying busy: counted and logged each time, never an outage. */
+export function notePoolExhausted(pool: { totalCount: number; waitingCount: number }) {
+  getMetrics().databasePoolExhausted.inc()
+  getLogger().warn(
+    { connections: pool.totalCount, waiting: pool.waitingCount },
+    'database pool exhausted: no connection came free in time (not an outage: the database answers)',
+  )
+}
+
 /** Kysely's query log: every query tells whether the database answers. */
 export function observeQuery(event: LogEvent) {
   if (event.level === 'query') noteDatabaseReachable(Date.now() - event.queryDurationMillis)
   else if (isDatabaseUnreachable(event.error)) noteDatabaseUnreachable('query', event.error)
 }
 
-/** For a pg pool's 'error' events (an idle connection dropped): an outage is noted once, anything else logged. */
+/** For a pg pool's and its clients' 'error' events (a dropped connection): an outage is noted once, else logged. */
 export function reportPoolError(error: Error) {
-  if (isDatabaseUnreachable(error)) noteDatabaseUnreachable('pool', error)
+  if (tagDatabaseError(error) === 'unreachable') noteDatabaseUnreachable('pool', error)
   else getLogger().error({ err: error }, 'database connection error')
 }

@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect, type Transaction } from 'kysely'
 import pg from 'pg'
-import { observeQuery, reportPoolError } from './database-outage.server.ts'
+import { notePoolExhausted, observeQuery, reportPoolError, tagDatabaseError } from './database-outage.server.ts'
 import type { Database } from './db-schema.ts'
 import { EnvError, getEnv } from './env.server.ts'
 
@@ -12,8 +12,78 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value)
 export type DB = Kysely<Database>
 export type Tx = Transaction<Database>
 
-export function createPool(connectionString: string, max = 10) {
-  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 5_000 })
+/** The callback form of `pool.connect`, which pg's own `pool.query` and graphile-worker's LISTEN use. */
+export type PoolConnectCallback = (
+  error: Error | undefined,
+  client: pg.PoolClient | undefined,
+  release: (error?: unknown) => void,
+) => void
+
+/**
+ * pg's client, every query error passing the outage rule (database-outage.server.ts) before its
+ * caller sees it. Errors the client emits as events are the pool's 'error' listeners' (createPool).
+ */
+class DatabaseClient extends pg.Client {
+  // One signature for pg's overloads: text or config, values, then a callback or a promise.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override query(...args: any[]): any {
+    const callback: unknown = args.at(-1)
+    if (typeof callback === 'function') {
+      args[args.length - 1] = (error: unknown, result: unknown) => {
+        tagDatabaseError(error)
+        callback(error, result)
+      }
+      return Reflect.apply(super.query, this, args)
+    }
+    const result: unknown = Reflect.apply(super.query, this, args)
+    // A Submittable (a cursor; none is used here) is answered as it is and reports its own errors.
+    if (!(result instanceof Promise)) return result
+    return result.catch((error: unknown) => {
+      tagDatabaseError(error)
+      throw error
+    })
+  }
+}
+
+/** pg's pool, with what a failed connect means decided here: the database away (tagged), or the pool full (counted). */
+export class DatabasePool extends pg.Pool {
+  override connect(): Promise<pg.PoolClient>
+  override connect(callback: PoolConnectCallback): void
+  override connect(callback?: PoolConnectCallback) {
+    if (callback) return super.connect((error, client, release) => callback(this.judged(error), client, release))
+    return super.connect().catch((error: unknown) => {
+      throw this.judged(error)
+    })
+  }
+
+  private judged<E>(error: E): E {
+    if (tagDatabaseError(error) === 'pool exhausted') notePoolExhausted(this)
+    return error
+  }
+}
+
+export interface PoolOptions {
+  max?: number
+  /** Names the connections in pg_stat_activity: pawtrait-web, pawtrait-worker, pawtrait-migrate. */
+  applicationName?: string
+  /** The worker's pool waits out an outage (worker/patient-pool.ts). */
+  Pool?: typeof DatabasePool
+}
+
+/** Connections a process opens at most, unless it asks for more (the worker: configureSharedPool). */
+export const DEFAULT_POOL_SIZE = 10
+
+export function createPool(
+  connectionString: string,
+  { max = DEFAULT_POOL_SIZE, applicationName, Pool = DatabasePool }: PoolOptions = {},
+) {
+  const pool = new Pool({
+    connectionString,
+    max,
+    connectionTimeoutMillis: 5_000,
+    application_name: applicationName,
+    Client: DatabaseClient,
+  })
   // A client losing its connection (database restart) must not crash the process; an outage is logged once.
   pool.on('error', reportPoolError)
   pool.on('connect', (client) => client.on('error', reportPoolError))
@@ -24,27 +94,23 @@ export function createDb(pool: pg.Pool): DB {
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: observeQuery })
 }
 
-/** Connections a process opens at most, unless it asks for more (the worker: setSharedPoolSize). */
-export const DEFAULT_POOL_SIZE = 10
-
 let shared: { pool: pg.Pool; db: DB } | undefined
-let sharedPoolSize = DEFAULT_POOL_SIZE
-let sharedPoolFactory = createPool
+let sharedPoolOptions: PoolOptions = {}
 
-/** The worker needs more connections than the web (each of its lanes listens on one); call before first use. */
-export function setSharedPoolSize(max: number) {
-  sharedPoolSize = max
+/** Call before first use: each process names its connections; the worker wants more of them, and its patient pool. */
+export function configureSharedPool(options: PoolOptions) {
+  sharedPoolOptions = options
 }
 
-/** The worker's pool waits for an unreachable database instead of failing (worker/patient-pool.ts). */
-export function setSharedPoolFactory(factory: typeof createPool) {
-  sharedPoolFactory = factory
+/** The name this process's connections carry (configureSharedPool), for one it opens outside the pool. */
+export function applicationName() {
+  return sharedPoolOptions.applicationName
 }
 
 function connect() {
   const url = getEnv().DATABASE_URL
   if (!url) throw new EnvError('DATABASE_URL is not set (npm start provides an embedded database; elsewhere set it)')
-  const pool = sharedPoolFactory(url, sharedPoolSize)
+  const pool = createPool(url, sharedPoolOptions)
   return { pool, db: createDb(pool) }
 }
 

@@ -84,6 +84,11 @@ function createMetrics() {
       help: 'Database outages this process noticed (each logged once)',
       registers,
     }),
+    databasePoolExhausted: new Counter({
+      name: 'pawtrait_database_pool_exhausted_total',
+      help: "Callers this process's database pool gave no connection because all stayed busy (not an outage)",
+      registers,
+    }),
     cspViolations: new Counter({
       name: 'pawtrait_csp_violations_total',
       help: 'Content-Security-Policy violations browsers reported, by directive and disposition',

@@ -158,6 +158,17 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   })
+  // Outermost (the initialize step): sees each call's end, after the client's own retries.
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      try {
+        return await next(args)
+      } catch (error) {
+        throw meansUnavailable(error) ? new StorageUnavailableError(error) : error
+      }
+    },
+    { step: 'initialize', name: 'storageUnavailable' },
+  )
   const Bucket = options.bucket
 
   return {
@@ -199,6 +210,23 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
       }
     },
   }
+}
+
+/**
+ * S3 answered nothing (a reset, a refusal, a timeout) or only 5xx to a call, through all of the
+ * client's tries: storage is briefly away, not wrong. The web answers it 503 (service-unavailable.server.ts).
+ */
+export class StorageUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`media storage is unavailable (${cause instanceof Error ? cause.message : String(cause)})`, { cause })
+    this.name = 'StorageUnavailableError'
+  }
+}
+
+/** The S3 client sent the call (`$metadata`: it has tries and a status, if any) and got no answer or a 5xx. */
+function meansUnavailable(error: unknown) {
+  const metadata = (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata
+  return metadata !== undefined && (metadata.httpStatusCode === undefined || metadata.httpStatusCode >= 500)
 }
 
 function nullWhenNotFound(error: { $metadata?: { httpStatusCode?: number } }): null {

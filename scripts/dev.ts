@@ -11,6 +11,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
+import { configureSharedPool } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { publicOrigin } from '#platform/public-url.server.ts'
 import { exitOnStartupError } from '#platform/startup.server.ts'
@@ -85,6 +86,8 @@ try {
   process.on('SIGINT', () => void shutdown(0))
   process.on('SIGTERM', () => void shutdown(0))
 
+  // This process's own connections only migrate; the web and the worker name theirs.
+  configureSharedPool({ applicationName: 'pawtrait-migrate' })
   await prepareDatabase()
   const env = { ...processDefaults, ...process.env, NODE_ENV: 'development' as const }
   // remix dev's own port: its WebSocket, to which the open pages listen for updates.

@@ -1,9 +1,11 @@
 // `npm run migrate`: applies migrations (app + graphile-worker) and default data to DATABASE_URL.
+import { configureSharedPool } from '#platform/db.server.ts'
 import { initLogging } from '#platform/logger.server.ts'
 import { prepareDatabase } from './prepare-database.ts'
 import { exitOnStartupError } from '#platform/startup.server.ts'
 
 initLogging('migrate')
+configureSharedPool({ applicationName: 'pawtrait-migrate' })
 
 try {
   await prepareDatabase()

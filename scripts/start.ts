@@ -1,6 +1,7 @@
 // `npm start`: the whole app on one machine — an embedded PostgreSQL (unless DATABASE_URL is set),
 // migrations and default data, then the web and worker processes. Ctrl-C stops all of them; a
 // child that exits on its own is started again.
+import { configureSharedPool } from '#platform/db.server.ts'
 import { prepareDatabase } from './prepare-database.ts'
 import { exitOnStartupError } from '#platform/startup.server.ts'
 import { processDefaults, startDatabaseUnlessConfigured } from './local-database.ts'
@@ -24,6 +25,8 @@ try {
   process.on('SIGINT', () => void shutdown(0))
   process.on('SIGTERM', () => void shutdown(0))
 
+  // This process's own connections only migrate; the web and the worker name theirs.
+  configureSharedPool({ applicationName: 'pawtrait-migrate' })
   await prepareDatabase()
   const childEnv = { ...processDefaults, ...process.env }
   children.push(

@@ -7,7 +7,7 @@
  */
 import { sql } from 'kysely'
 import { Counter, Gauge, type Registry } from 'prom-client'
-import { isDatabaseUnreachable } from '#platform/database-outage.server.ts'
+import { isDatabasePoolExhausted, isDatabaseUnreachable } from '#platform/database-outage.server.ts'
 import type { DB } from '#platform/db.server.ts'
 import type { TaskKind } from '#platform/db-schema.ts'
 import type { Metrics } from '#platform/metrics.server.ts'
@@ -55,14 +55,15 @@ export function registerDatabaseMetrics({ registry }: Metrics, db: DB) {
 }
 
 /**
- * The read's answer, or null while the database is unreachable: the figure keeps its last value
- * and the scrape still succeeds (with `pawtrait_database_unreachable` 1), rather than failing whole.
+ * The read's answer, or null while the database is unreachable or the pool full: the figure keeps
+ * its last value and the scrape still succeeds (with `pawtrait_database_unreachable` 1, or
+ * `pawtrait_database_pool_exhausted_total` counting), rather than failing whole.
  */
 async function unlessUnreachable<T>(read: Promise<T>): Promise<T | null> {
   try {
     return await read
   } catch (error) {
-    if (isDatabaseUnreachable(error)) return null
+    if (isDatabaseUnreachable(error) || isDatabasePoolExhausted(error)) return null
     throw error
   }
 }

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler } from 'express'
-import { asServiceUnavailable } from '#platform/database-outage.server.ts'
+import { asServiceUnavailable } from '#platform/service-unavailable.server.ts'
 
 /**
  * What express itself refuses before any route runs (a malformed %-escape in the path, a body

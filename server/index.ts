@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { logDevReady, type ServerBuild } from '@remix-run/node'
 import sharp from 'sharp'
 import { registerDatabaseMetrics } from './database-metrics.ts'
-import { getDb } from '#platform/db.server.ts'
+import { configureSharedPool, getDb } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { initLogging } from '#platform/logger.server.ts'
 import { startMetricsServer } from '#platform/metrics-server.server.ts'
@@ -20,6 +20,7 @@ const root = path.resolve(fileURLToPath(import.meta.url), '../..')
 sharp.concurrency(1)
 
 const logger = initLogging('web')
+configureSharedPool({ applicationName: 'pawtrait-web' })
 
 try {
   const env = getEnv()

@@ -1,14 +1,14 @@
 import { json, type ServerBuild } from '@remix-run/node'
 import type { RequestHandler } from 'express'
-import { RETRY_AFTER_SECONDS, asServiceUnavailable } from '#platform/database-outage.server.ts'
+import { RETRY_AFTER_SECONDS, asServiceUnavailable } from '#platform/service-unavailable.server.ts'
 
 type RouteModule = ServerBuild['routes'][string]['module']
 
 /**
- * The build with every page loader and action answering an unreachable database as a thrown 503
- * (with Retry-After): the root error boundary then renders its "briefly unavailable" page instead
- * of a 500. /api routes answer their own 503 JSON (apiHandler); the rule is one
- * (platform/database-outage.server.ts).
+ * The build with every page loader and action answering an unreachable database (or a full pool,
+ * or media storage away) as a thrown 503 with Retry-After: the root error boundary then renders its
+ * "briefly unavailable" page instead of a 500. /api routes answer their own 503 JSON (apiHandler);
+ * the rule is one (platform/service-unavailable.server.ts).
  */
 export function answerOutagesWith503(build: ServerBuild): ServerBuild {
   const routes = Object.fromEntries(

@@ -20,7 +20,7 @@ const workerFields = sharedFields.extend({
   // Requests per minute to the image / video provider, shared by every worker; unset = no limit.
   IMAGE_PROVIDER_RPM: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional()),
   VIDEO_PROVIDER_RPM: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional()),
-  // A task that waited this long in total for room at its provider fails and is refunded.
+  // A task that waited this long in total for its provider (no room, a 429, unreachable) fails and is refunded.
   TASK_MAX_WAIT_MS: positiveInt(15 * 60_000),
   WORKER_SHUTDOWN_GRACE_MS: positiveInt(30_000),
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9092),

@@ -1,14 +1,14 @@
 // The worker process: runs generation, email and maintenance jobs from graphile-worker's queue, in
 // lanes of their own (worker/lanes.ts), so that no kind of job can keep another waiting.
 import { run } from 'graphile-worker'
-import { closeDb, getDb, getPool, setSharedPoolFactory, setSharedPoolSize } from '#platform/db.server.ts'
+import { closeDb, configureSharedPool, getDb, getPool } from '#platform/db.server.ts'
 import { getWorkerEnv } from '#worker/env.ts'
 import { initLogging } from '#platform/logger.server.ts'
 import { exitOnStartupError } from '#platform/startup.server.ts'
 import { lanes } from './lanes.ts'
 import { startWorkerOperations } from './operations.ts'
 import { outageAwareGraphileLogger, surviveDatabaseOutages } from './outage-guard.ts'
-import { createPatientPool } from './patient-pool.ts'
+import { PatientPool } from './patient-pool.ts'
 import { checkAndRecord } from './providers/check.ts'
 
 initLogging('worker')
@@ -16,10 +16,9 @@ surviveDatabaseOutages()
 
 try {
   const env = getWorkerEnv()
-  // A listening connection per lane, and room for the running jobs' short queries.
-  setSharedPoolSize(20)
-  // Once running, a database outage pauses the worker rather than failing it (patient-pool.ts).
-  setSharedPoolFactory(createPatientPool)
+  // A listening connection per lane, and room for the running jobs' short queries. Once running, a
+  // database outage pauses the worker rather than failing it (patient-pool.ts).
+  configureSharedPool({ max: 20, Pool: PatientPool, applicationName: 'pawtrait-worker' })
   // At start-up an unreachable database is more likely a wrong DATABASE_URL: say so and exit (pg's
   // pool.query does not wait); npm start and Fly start the process again.
   await getPool().query('SELECT 1')

@@ -1,5 +1,9 @@
 import { Logger } from 'graphile-worker'
-import { isDatabaseUnreachable, noteDatabaseUnreachable } from '#platform/database-outage.server.ts'
+import {
+  isDatabasePoolExhausted,
+  isDatabaseUnreachable,
+  noteDatabaseUnreachable,
+} from '#platform/database-outage.server.ts'
 import { getLogger, graphileLogger } from '#platform/logger.server.ts'
 
 /**
@@ -8,12 +12,14 @@ import { getLogger, graphileLogger } from '#platform/logger.server.ts'
  * rejects a promise nobody handles, which ends a Node process. The patient pool
  * (patient-pool.ts) makes such writes wait for the database; this is the last resort for a
  * connection lost in the middle of one: the outage is noted (logged once) and the process runs on.
- * The job then stays locked until task recovery (task-recovery.server.ts) hands it on. Any other
- * unhandled rejection is a bug: logged, and the process exits as Node would.
+ * The job then stays locked until task recovery (task-recovery.server.ts) hands it on; so does one
+ * whose write found the pool full (logged and counted where the pool gave up). Any other unhandled
+ * rejection is a bug: logged, and the process exits as Node would.
  */
 export function surviveDatabaseOutages() {
   process.on('unhandledRejection', (reason) => {
     if (isDatabaseUnreachable(reason)) return noteDatabaseUnreachable('job bookkeeping', reason)
+    if (isDatabasePoolExhausted(reason)) return
     getLogger().fatal({ err: reason }, 'unhandled rejection')
     process.exit(1)
   })

@@ -3,7 +3,10 @@ import type { ReactNode } from 'react'
 
 type ErrorResponse = { status: number; data: unknown }
 
-/** What a page says while the database is briefly out of reach (the 503 of server/outage-routes.ts). */
+/**
+ * What a page says while the database or media storage is briefly out of reach (the 503 of
+ * server/outage-routes.ts).
+ */
 export const unavailable = {
   title: 'Briefly unavailable',
   text: 'Pawtrait is briefly unavailable. Please try again in a few seconds.',

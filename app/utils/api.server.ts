@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { ZodError } from 'zod'
-import { asServiceUnavailable } from '#platform/database-outage.server.ts'
+import { asServiceUnavailable } from '#platform/service-unavailable.server.ts'
 import { recordApiCall } from '#domain/analytics/events.server.ts'
 import { errorResponse, HttpError } from '#domain/http-error.server.ts'
 import { assertPlainText } from './text-input.ts'
@@ -10,8 +10,9 @@ type Handler<Args> = (args: Args) => Promise<Response>
 /**
  * Wraps an /api route handler so that every failure answers JSON `{ message }` with the right
  * status: thrown Responses pass through, HttpErrors keep their status, zod errors are 400s, and
- * an unreachable database is a 503 with Retry-After (database-outage.server.ts), and anything
- * unexpected is logged and answered as a plain 500 without internals.
+ * an unreachable database, a full pool or media storage away is a 503 with Retry-After
+ * (service-unavailable.server.ts), and anything unexpected is logged and answered as a plain 500
+ * without internals.
  */
 export function apiHandler<Args extends LoaderFunctionArgs | ActionFunctionArgs>(handler: Handler<Args>) {
   return async (args: Args) => {

@@ -1,5 +1,9 @@
 import { isbot } from 'isbot'
-import { isDatabaseUnreachable, noteDatabaseUnreachable } from '#platform/database-outage.server.ts'
+import {
+  isDatabasePoolExhausted,
+  isDatabaseUnreachable,
+  noteDatabaseUnreachable,
+} from '#platform/database-outage.server.ts'
 import type { PaymentProof } from '#platform/db-schema.ts'
 import { getDb } from '#platform/db.server.ts'
 import { lookupLocation } from '#platform/geo.server.ts'
@@ -120,7 +124,7 @@ async function insertEvents(rows: EventRow[]) {
   try {
     await db.insertInto('analytics_events').values(rows).execute()
   } catch (error) {
-    if (rows.length === 1 || isDatabaseUnreachable(error)) throw error
+    if (rows.length === 1 || isDatabaseUnreachable(error) || isDatabasePoolExhausted(error)) throw error
     let lost = 0
     // One at a time: a retry must not take every connection of the pool from the requests.
     for (const row of rows) {

@@ -3,11 +3,11 @@ import { enqueueJob } from '#platform/jobs.server.ts'
 import { failTask } from '#domain/generation/task-states.server.ts'
 
 /**
- * A generation job that must wait (no room at the provider, a 429, a Veo operation still rendering)
- * does not sleep in its worker slot: it hands the task to a new run of the same job at a later
- * run_at and ends. The new job keeps the task id as its key (graphile-worker retires the running
- * job's key, so recovery keeps finding the task's job) and the attempts the task still has, so
- * waiting uses up none.
+ * A generation job that must wait (no room at the provider, a 429, a provider that cannot be
+ * reached, a Veo operation still rendering) does not sleep in its worker slot: it hands the task to
+ * a new run of the same job at a later run_at and ends. The new job keeps the task id as its key
+ * (graphile-worker retires the running job's key, so recovery keeps finding the task's job) and the
+ * attempts the task still has, so waiting uses up none.
  */
 
 type GenerationJobName = 'generate_image' | 'generate_video'
@@ -25,9 +25,14 @@ export const WAITED_TOO_LONG_REASON =
 
 /**
  * Back in the queue for `delayMs`, counted against `maxWaitMs`; a task that would wait longer in
- * total fails and is refunded instead. Answers what happened.
+ * total fails (with `reason`) and is refunded instead. Answers what happened.
  */
-export async function waitForRoom(db: DB, run: LaterRun, maxWaitMs: number): Promise<'waiting' | 'failed'> {
+export async function waitForRoom(
+  db: DB,
+  run: LaterRun,
+  maxWaitMs: number,
+  reason = WAITED_TOO_LONG_REASON,
+): Promise<'waiting' | 'failed'> {
   return db.transaction().execute(async (tx) => {
     const task = await tx
       .updateTable('generation_tasks')
@@ -38,7 +43,7 @@ export async function waitForRoom(db: DB, run: LaterRun, maxWaitMs: number): Pro
       .executeTakeFirst()
     if (!task) return 'failed'
     if (task.waited_ms > maxWaitMs) {
-      await failTask(tx, run.taskId, WAITED_TOO_LONG_REASON)
+      await failTask(tx, run.taskId, reason)
       return 'failed'
     }
     await enqueueLaterRun(tx, run)

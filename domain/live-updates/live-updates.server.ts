@@ -1,4 +1,4 @@
-import { getDb } from '#platform/db.server.ts'
+import { applicationName, getDb } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { getLogger } from '#platform/logger.server.ts'
 import { getMetrics } from '#platform/metrics.server.ts'
@@ -23,6 +23,7 @@ export function getTaskStreams(): TaskStreams {
   shared ??= createTaskStreams({
     db: getDb(),
     connectionString: env.DATABASE_URL ?? '',
+    applicationName: applicationName(),
     logger: getLogger(),
     metrics: getMetrics(),
     heartbeatMs: env.LIVE_UPDATES_HEARTBEAT_MS,

@@ -26,6 +26,7 @@ function parseTaskNotice(payload: string | undefined): TaskNotice | null {
 
 interface ListenOptions {
   connectionString: string
+  applicationName?: string
   onNotice: (notice: TaskNotice) => void
   /** Called after every (re)connection: notices sent while it was down are lost, so callers catch up. */
   onConnected: () => void
@@ -65,7 +66,11 @@ export function listenForTaskNotices(options: ListenOptions) {
   }
 
   const connect = async () => {
-    const next = new pg.Client({ connectionString: options.connectionString, connectionTimeoutMillis: 5_000 })
+    const next = new pg.Client({
+      connectionString: options.connectionString,
+      application_name: options.applicationName,
+      connectionTimeoutMillis: 5_000,
+    })
     client = next
     next.on('error', (error) => retry(error.message))
     next.on('end', () => retry('connection ended'))

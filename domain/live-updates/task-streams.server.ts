@@ -22,6 +22,8 @@ import {
 export interface TaskStreamOptions {
   db: DB
   connectionString: string
+  /** The listener's name in pg_stat_activity, the process's (platform/db.server.ts: applicationName). */
+  applicationName?: string
   logger: AppLogger
   metrics: Metrics
   heartbeatMs: number
@@ -103,6 +105,7 @@ export function createTaskStreams(options: TaskStreamOptions) {
   function start() {
     listener ??= listenForTaskNotices({
       connectionString: options.connectionString,
+      applicationName: options.applicationName,
       logger,
       onNotice: (notice) =>
         void onNotice(notice).catch((error: unknown) =>

@@ -15,6 +15,8 @@ export type FakeS3 = {
   failNextPuts(count: number): void
   /** Object PUTs answered so far, failed ones included. */
   putRequests(): number
+  /** The next `count` requests of any kind get their connection reset, unanswered. */
+  resetNextRequests(count: number): void
   close(): Promise<void>
 }
 
@@ -25,8 +27,13 @@ export async function startFakeS3(): Promise<FakeS3> {
   const bucket = (name: string) => buckets.get(name) ?? buckets.set(name, new Map()).get(name)!
   let putsToFail = 0
   let puts = 0
+  let toReset = 0
 
   const server = http.createServer(async (req, res) => {
+    if (toReset > 0) {
+      toReset--
+      return req.socket.resetAndDestroy()
+    }
     try {
       if (!req.headers.authorization?.startsWith('AWS4-HMAC-SHA256 ')) {
         return sendError(res, 403, 'AccessDenied', 'Missing AWS4-HMAC-SHA256 signature')
@@ -85,6 +92,7 @@ export async function startFakeS3(): Promise<FakeS3> {
     buckets,
     failNextPuts: (count) => void (putsToFail = count),
     putRequests: () => puts,
+    resetNextRequests: (count) => void (toReset = count),
     close: () => new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   }
 }

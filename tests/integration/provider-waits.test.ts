@@ -20,6 +20,7 @@ import {
   withOwnDataDir,
 } from '#tests/helpers/generation.ts'
 import { jobHelpers } from '#tests/helpers/jobs.ts'
+import { freePort } from '../../scripts/embedded-postgres.ts'
 
 withOwnDataDir()
 const db = getDb()
@@ -115,6 +116,37 @@ describe('waiting for room at the provider', () => {
 
     const row = await taskRow(taskId)
     expect(row).toMatchObject({ status: 'failed', error: WAITED_TOO_LONG_REASON })
+    expect(await refundsOf(taskId)).toHaveLength(1)
+    expect(await creditsOf(user.id)).toBe(10)
+  })
+
+  test('an OpenAI host refusing connections is waited for, as long again as waited so far, using no attempt; then failed and refunded once', async () => {
+    const { user, taskId } = await newTask()
+    // Nothing listens there.
+    const refusing = imageGeneration(
+      createOpenAiImageProvider({ apiKey: openai.apiKey, baseUrl: `http://127.0.0.1:${await freePort()}/v1` }),
+    )
+    const waitedAfterRun = async () => {
+      await runGeneration({ taskId }, jobHelpers(1), refusing)
+      const row = await taskRow(taskId)
+      expect(row.status).toBe('queued')
+      expect((await jobOf(taskId)).max_attempts).toBe(4)
+      return row.waited_ms
+    }
+    // 1 s at first, plus up to a second of jitter.
+    const first = await waitedAfterRun()
+    expect(first).toBeGreaterThanOrEqual(1000)
+    expect(first).toBeLessThanOrEqual(2000)
+    // Then the waits double.
+    expect(await waitedAfterRun()).toBeGreaterThanOrEqual(2 * first)
+
+    await db
+      .updateTable('generation_tasks')
+      .set({ waited_ms: 15 * 60_000 - 500 })
+      .where('id', '=', taskId)
+      .execute()
+    await runGeneration({ taskId }, jobHelpers(1), refusing)
+    expect(await taskRow(taskId)).toMatchObject({ status: 'failed', error: 'OpenAI could not be reached.' })
     expect(await refundsOf(taskId)).toHaveLength(1)
     expect(await creditsOf(user.id)).toBe(10)
   })

@@ -9,7 +9,6 @@ import { waitFor } from '#tests/helpers/worker-process.ts'
  * (in the build) and the process's own pieces (metrics, /readyz) must share one module graph, so
  * one database pool, and the web needs none of the provider keys only the worker uses.
  */
-const applicationName = 'pawtrait-web-process-test'
 let web: ChildProcess
 const output: string[] = []
 let origin = ''
@@ -29,12 +28,9 @@ beforeAll(async () => {
   const [port, metricsPort] = [await freePort(), await freePort()]
   origin = `http://127.0.0.1:${port}`
   metricsOrigin = `http://127.0.0.1:${metricsPort}`
-  const databaseUrl = new URL(process.env.DATABASE_URL!)
-  databaseUrl.searchParams.set('application_name', applicationName)
   web = spawn(process.execPath, ['server/index.ts'], {
     env: {
       ...process.env,
-      DATABASE_URL: databaseUrl.href,
       PORT: String(port),
       METRICS_PORT: String(metricsPort),
       // Remote providers named, their keys left to the worker.
@@ -76,9 +72,11 @@ test('the web starts without the providers’ keys, which only the worker uses',
 })
 
 test('under load from routes, /metrics and /readyz the web opens no more than its one pool', async () => {
+  // The web names its connections (server/index.ts); this file's database is its own.
   const countConnections = async () => {
     const { rows } = await sql<{ count: number }>`
-      SELECT count(*)::int AS count FROM pg_stat_activity WHERE application_name = ${applicationName}`.execute(getDb())
+      SELECT count(*)::int AS count FROM pg_stat_activity
+      WHERE application_name = 'pawtrait-web' AND datname = current_database()`.execute(getDb())
     return rows[0].count
   }
   let most = 0

@@ -143,7 +143,11 @@ async function withTimeLimit<T>(
     if (options.signal.aborted) {
       throw new ProviderError(`The request to ${options.service} was interrupted.`, { retryable: true, cause: error })
     }
-    throw new ProviderError(`${options.service} could not be reached.`, { retryable: true, cause: error })
+    throw new ProviderError(`${options.service} could not be reached.`, {
+      retryable: true,
+      unreachable: !answered,
+      cause: error,
+    })
   }
 }
 

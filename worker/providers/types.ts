@@ -90,6 +90,8 @@ export interface ProviderErrorOptions {
   quotaExhausted?: boolean
   /** The call ran out of time: the provider may still have done (and billed) the work. */
   timedOut?: boolean
+  /** No answer at all (the connection refused, reset or never made): waited for with a backoff, no attempt used. */
+  unreachable?: boolean
   /** A content-policy refusal: final, counted as `refused` in the metrics. */
   refused?: boolean
 }
@@ -106,6 +108,7 @@ export class ProviderError extends Error {
   readonly retryAfterMs: number | undefined
   readonly quotaExhausted: boolean
   readonly timedOut: boolean
+  readonly unreachable: boolean
   /** A content-policy refusal (counted as `refused` in the metrics). */
   readonly refused: boolean
 
@@ -117,6 +120,7 @@ export class ProviderError extends Error {
     this.retryAfterMs = options.retryAfterMs
     this.quotaExhausted = options.quotaExhausted ?? false
     this.timedOut = options.timedOut ?? false
+    this.unreachable = options.unreachable ?? false
     this.refused = options.refused ?? false
   }
 }

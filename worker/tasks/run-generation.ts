@@ -55,15 +55,19 @@ const INTERNAL_FAILURE = 'Something went wrong while generating. Please try agai
 const PROGRESS_WAIT_MS = 1_000
 /** A timed-out call may have been billed: it is tried once more, then the task fails. */
 const MAX_TIMED_OUT_CALLS = 2
+/** The shortest and longest wait for a provider that cannot be reached. */
+const FIRST_WAIT_MS = 1_000
+const LONGEST_WAIT_MS = 60_000
 
 /**
  * Runs one attempt of a generation task: processing with a heartbeat, the provider with its
  * progress written to the row, the result stored under the task's result key before the task is
  * completed (task-results.ts); an attempt that finds a stored result skips the provider.
- * Waiting (no room at the provider, a 429, an operation still rendering) re-schedules the job and
- * frees the slot (see task-waits.server.ts). A retryable failure puts the task back in the queue
- * and throws, so graphile-worker retries with its backoff; a final one (a refusal, bad input, an
- * exhausted quota, a second timeout, or the last attempt) fails the task and refunds it.
+ * Waiting (no room at the provider, a 429, a provider that cannot be reached, an operation still
+ * rendering) re-schedules the job and frees the slot (see task-waits.server.ts). A retryable
+ * failure puts the task back in the queue and throws, so graphile-worker retries with its backoff;
+ * a final one (a refusal, bad input, an exhausted quota, a second timeout, or the last attempt)
+ * fails the task and refunds it.
  *
  * A database that goes away mid-attempt is no failure: the attempt waits for it and runs again in
  * the same job (finding its stored result, if the provider had answered), so graphile-worker never
@@ -132,8 +136,8 @@ async function runAttempt(taskId: string, helpers: JobHelpers, job: GenerationJo
 }
 
 /**
- * After a failed attempt: wait (a busy provider, no attempt used), retry (graphile-worker's
- * backoff), or fail and refund.
+ * After a failed attempt: wait (a busy or unreachable provider, no attempt used), retry
+ * (graphile-worker's backoff), or fail and refund.
  */
 async function settleFailure(
   error: unknown,
@@ -146,10 +150,15 @@ async function settleFailure(
 ) {
   const db = getDb()
   const taskId = task.id
-  if (error instanceof ProviderError && error.retryAfterMs !== undefined) {
-    // Jitter spreads the waiting jobs, so they do not all come back in the same instant.
-    const delayMs = error.retryAfterMs + Math.round(Math.random() * 1000)
-    const outcome = await waitForRoom(db, later(delayMs), getWorkerEnv().TASK_MAX_WAIT_MS)
+  if (error instanceof ProviderError && (error.retryAfterMs !== undefined || error.unreachable)) {
+    // A busy provider says how long to wait; an unreachable one is given as long again as the task
+    // has waited so far, so the waits double. Jitter spreads the waiting jobs, so they do not all
+    // come back in the same instant.
+    const waitMs = error.retryAfterMs ?? Math.min(Math.max(task.waited_ms, FIRST_WAIT_MS), LONGEST_WAIT_MS)
+    const delayMs = waitMs + Math.round(Math.random() * 1000)
+    // Past TASK_MAX_WAIT_MS the task fails: with "could not be reached", or as having stayed busy.
+    const reason = error.unreachable ? error.message : undefined
+    const outcome = await waitForRoom(db, later(delayMs), getWorkerEnv().TASK_MAX_WAIT_MS, reason)
     const next = outcome === 'waiting' ? `Next try in ${delayMs} ms.` : 'Waited too long: failed and refunded.'
     helpers.logger.info(`task ${taskId}: ${error.message} ${next}`)
     return
