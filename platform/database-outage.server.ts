@@ -1,6 +1,7 @@
 import type { LogEvent } from 'kysely'
 import { getLogger } from './logger.server.ts'
 import { getMetrics } from './metrics.server.ts'
+import { hasNetworkCode, someWrapped } from './network-errors.server.ts'
 
 /**
  * The one rule for "the database cannot be reached right now" (a failover, a restart, a network
@@ -13,25 +14,8 @@ import { getMetrics } from './metrics.server.ts'
  * a provider, S3 or Google refusing or resetting a connection is never taken for a database outage.
  */
 
-/** Socket errors, and PostgreSQL's admin_shutdown, crash_shutdown, cannot_connect_now and class 08 (connection). */
-const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EPIPE',
-  '57P01',
-  '57P02',
-  '57P03',
-  '08000',
-  '08001',
-  '08003',
-  '08004',
-  '08006',
-])
+/** PostgreSQL's admin_shutdown, crash_shutdown, cannot_connect_now and class 08 (connection). */
+const POSTGRES_UNREACHABLE_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006'])
 
 /** What node-postgres throws without a code: a dropped socket, a connection that timed out being made. */
 const UNREACHABLE_MESSAGES = [
@@ -61,9 +45,11 @@ export function tagDatabaseError(error: unknown): DatabaseTrouble | undefined {
   return tags.get(error)
 }
 
+/** A socket error (network-errors.server.ts), or PostgreSQL or node-postgres saying the connection is gone. */
 function hasUnreachableSign(error: object) {
+  if (hasNetworkCode(error)) return true
   const { code, message } = error as { code?: unknown; message?: unknown }
-  if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return true
+  if (typeof code === 'string' && POSTGRES_UNREACHABLE_CODES.has(code)) return true
   return typeof message === 'string' && UNREACHABLE_MESSAGES.some((pattern) => pattern.test(message))
 }
 
@@ -77,13 +63,9 @@ export function isDatabasePoolExhausted(error: unknown): boolean {
   return someWrapped(error, (inner) => tags.get(inner) === 'pool exhausted')
 }
 
-/** Whether `test` holds for `error` or an error it wraps (its `cause`, an AggregateError's `errors`). */
-function someWrapped(error: unknown, test: (error: object) => boolean, depth = 0): boolean {
-  if (!error || typeof error !== 'object' || depth > 4) return false
-  if (test(error)) return true
-  const { cause, errors } = error as { cause?: unknown; errors?: unknown }
-  if (Array.isArray(errors) && errors.some((inner) => someWrapped(inner, test, depth + 1))) return true
-  return someWrapped(cause, test, depth + 1)
+/** Either of the two: the query was not wrong, the database or a connection to it was not there. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return someWrapped(error, (inner) => tags.has(inner))
 }
 
 /** When the current outage began, in this process; null while the database answers. */
@@ -108,9 +90,16 @@ function noteDatabaseReachable(queryStartedAt: number) {
   getLogger().warn({ outageSeconds: seconds }, `database reachable again after ${seconds} s`)
 }
 
-/** A caller got no connection, every one of the pool's staying busy: counted and logged each time, never an outage. */
+/** The pool-exhausted warning is written at most this often; the counter counts every refusal. */
+const POOL_EXHAUSTED_LOG_INTERVAL_MS = 10_000
+let poolExhaustedLoggedAt = 0
+
+/** A caller got no connection, every one of the pool's staying busy: counted each time, never an outage. */
 export function notePoolExhausted(pool: { totalCount: number; waitingCount: number }) {
   getMetrics().databasePoolExhausted.inc()
+  // A burst of refused requests would otherwise write a line each.
+  if (Date.now() - poolExhaustedLoggedAt < POOL_EXHAUSTED_LOG_INTERVAL_MS) return
+  poolExhaustedLoggedAt = Date.now()
   getLogger().warn(
     { connections: pool.totalCount, waiting: pool.waitingCount },
     'database pool exhausted: no connection came free in time (not an outage: the database answers)',

@@ -13,6 +13,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3'
 import { type Env, getEnv } from './env.server.ts'
+import { isNetworkFailure } from './network-errors.server.ts'
 
 /**
  * Media objects (uploads, avatars, payment screenshots, templates, generated images and videos).
@@ -223,11 +224,14 @@ export class StorageUnavailableError extends Error {
   }
 }
 
-/** The S3 client sent the call (`$metadata`: it has tries and a status, if any) and got no answer or a 5xx. */
+/** Storage answered 500, 502, 503 or 504 through all of the client's tries, or could not be reached or timed out. */
 function meansUnavailable(error: unknown) {
-  const metadata = (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata
-  return metadata !== undefined && (metadata.httpStatusCode === undefined || metadata.httpStatusCode >= 500)
+  const status = (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode
+  if (status !== undefined) return UNAVAILABLE_STATUSES.has(status)
+  return isNetworkFailure(error) || (error as { name?: unknown } | null)?.name === 'TimeoutError'
 }
+
+const UNAVAILABLE_STATUSES = new Set([500, 502, 503, 504])
 
 function nullWhenNotFound(error: { $metadata?: { httpStatusCode?: number } }): null {
   if (error.$metadata?.httpStatusCode === 404) return null

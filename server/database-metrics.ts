@@ -7,7 +7,7 @@
  */
 import { sql } from 'kysely'
 import { Counter, Gauge, type Registry } from 'prom-client'
-import { isDatabasePoolExhausted, isDatabaseUnreachable } from '#platform/database-outage.server.ts'
+import { isDatabaseUnavailable } from '#platform/database-outage.server.ts'
 import type { DB } from '#platform/db.server.ts'
 import type { TaskKind } from '#platform/db-schema.ts'
 import type { Metrics } from '#platform/metrics.server.ts'
@@ -63,7 +63,7 @@ async function unlessUnreachable<T>(read: Promise<T>): Promise<T | null> {
   try {
     return await read
   } catch (error) {
-    if (isDatabaseUnreachable(error) || isDatabasePoolExhausted(error)) return null
+    if (isDatabaseUnavailable(error)) return null
     throw error
   }
 }

@@ -1,6 +1,6 @@
 import { isbot } from 'isbot'
 import {
-  isDatabasePoolExhausted,
+  isDatabaseUnavailable,
   isDatabaseUnreachable,
   noteDatabaseUnreachable,
 } from '#platform/database-outage.server.ts'
@@ -124,7 +124,7 @@ async function insertEvents(rows: EventRow[]) {
   try {
     await db.insertInto('analytics_events').values(rows).execute()
   } catch (error) {
-    if (rows.length === 1 || isDatabaseUnreachable(error) || isDatabasePoolExhausted(error)) throw error
+    if (rows.length === 1 || isDatabaseUnavailable(error)) throw error
     let lost = 0
     // One at a time: a retry must not take every connection of the pool from the requests.
     for (const row of rows) {

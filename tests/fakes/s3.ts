@@ -11,8 +11,11 @@ export type FakeS3 = {
   endpoint: string
   /** bucket -> key -> object, for assertions. */
   buckets: Map<string, Map<string, StoredObject>>
-  /** The next `count` object PUTs answer 503 SlowDown, as S3 does when it sheds load. */
-  failNextPuts(count: number): void
+  /**
+   * The next `count` object PUTs answer 503 SlowDown, as S3 does when it sheds load, or the error
+   * given (S3 answers 501 NotImplemented to a header it does not support).
+   */
+  failNextPuts(count: number, error?: { status: number; code: string; message: string }): void
   /** Object PUTs answered so far, failed ones included. */
   putRequests(): number
   /** The next `count` requests of any kind get their connection reset, unanswered. */
@@ -22,10 +25,13 @@ export type FakeS3 = {
 
 type StoredObject = { body: Buffer; contentType: string }
 
+const SLOW_DOWN = { status: 503, code: 'SlowDown', message: 'Please reduce your request rate.' }
+
 export async function startFakeS3(): Promise<FakeS3> {
   const buckets = new Map<string, Map<string, StoredObject>>()
   const bucket = (name: string) => buckets.get(name) ?? buckets.set(name, new Map()).get(name)!
   let putsToFail = 0
+  let putError = SLOW_DOWN
   let puts = 0
   let toReset = 0
 
@@ -62,7 +68,7 @@ export async function startFakeS3(): Promise<FakeS3> {
           puts++
           if (putsToFail > 0) {
             putsToFail--
-            return sendError(res, 503, 'SlowDown', 'Please reduce your request rate.')
+            return sendError(res, putError.status, putError.code, putError.message)
           }
           objects.set(key, { body, contentType: req.headers['content-type'] ?? 'binary/octet-stream' })
           return res.writeHead(200, { ETag: '"fake"' }).end()
@@ -90,7 +96,10 @@ export async function startFakeS3(): Promise<FakeS3> {
   return {
     endpoint: `http://127.0.0.1:${port}`,
     buckets,
-    failNextPuts: (count) => void (putsToFail = count),
+    failNextPuts: (count, error = SLOW_DOWN) => {
+      putsToFail = count
+      putError = error
+    },
     putRequests: () => puts,
     resetNextRequests: (count) => void (toReset = count),
     close: () => new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),

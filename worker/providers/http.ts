@@ -17,6 +17,7 @@
 import { busyError } from './busy-answers.ts'
 import { countProviderRequest } from './request-metrics.ts'
 import { isRecord, type JsonAnswer, ProviderError } from './types.ts'
+import { isNetworkFailure } from '#platform/network-errors.server.ts'
 
 export interface HttpCallOptions {
   /** Human name of the remote service, used in error messages ("OpenAI"). */
@@ -145,7 +146,9 @@ async function withTimeLimit<T>(
     }
     throw new ProviderError(`${options.service} could not be reached.`, {
       retryable: true,
-      unreachable: !answered,
+      // No answer because the host refused, reset or could not be found: wait for it. Anything else
+      // (a bad URL, a refused certificate) is a mistake that waiting does not mend.
+      unreachable: !answered && isNetworkFailure(error),
       cause: error,
     })
   }

@@ -1,4 +1,6 @@
-import { apiErrorMessage, errorForStatus, redact } from '#worker/providers/http.ts'
+import { apiErrorMessage, errorForStatus, redact, requestJson } from '#worker/providers/http.ts'
+import type { ProviderError } from '#worker/providers/types.ts'
+import { freePort } from '../../../scripts/embedded-postgres.ts'
 import type { HttpCallOptions } from '#worker/providers/http.ts'
 
 const options: HttpCallOptions = {
@@ -63,5 +65,25 @@ describe('apiErrorMessage', () => {
     expect(
       apiErrorMessage({ status: 400, ok: false, body: { error: 'flat string' }, text: '', headers: new Headers() }),
     ).toBe('')
+  })
+})
+
+describe('a call that got no answer', () => {
+  const failure = (url: string, init: RequestInit = {}) =>
+    requestJson(url, init, options).then(
+      () => expect.unreachable('the call should fail'),
+      (error: unknown) => error as ProviderError,
+    )
+
+  it('is unreachable when the host refuses the connection: the task waits for it', async () => {
+    const error = await failure(`http://127.0.0.1:${await freePort()}/v1/images`)
+    expect(error).toMatchObject({ retryable: true, unreachable: true })
+  })
+
+  it('is not unreachable when the request itself is wrong: waiting would not mend it', async () => {
+    const badHeader = await failure('http://127.0.0.1:9/v1/images', { headers: { Authorization: 'Bearer a\nb' } })
+    expect(badHeader.unreachable).toBe(false)
+    const badUrl = await failure('http://exa mple.invalid/v1/images')
+    expect(badUrl.unreachable).toBe(false)
   })
 })

@@ -10,6 +10,7 @@ import {
   getMediaBytes,
   isValidMediaKey,
   mediaKey,
+  StorageUnavailableError,
 } from '#platform/storage.server.ts'
 import { parseEnv } from '#platform/env.server.ts'
 import type { FakeS3 } from '#tests/fakes/s3.ts'
@@ -161,6 +162,36 @@ test('the S3 driver stores the content type and signs its requests', async () =>
 
     const unsigned = await fetch(`${s3.endpoint}/media/${key}`)
     expect(unsigned.status).toBe(403)
+  } finally {
+    await s3.close()
+  }
+})
+
+test('the S3 driver tells storage that is away (5xx through its tries, a reset) from a request it refuses', async () => {
+  const s3 = await startFakeS3()
+  try {
+    const storage = createS3Storage({
+      bucket: 'media',
+      endpoint: s3.endpoint,
+      region: 'auto',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    })
+    s3.failNextPuts(10)
+    await expect(storage.put(key, bytes, 'image/png')).rejects.toBeInstanceOf(StorageUnavailableError)
+
+    // A refusal is a mistake to fix, not an outage to wait out: it stays the S3 client's own error.
+    s3.failNextPuts(1, {
+      status: 501,
+      code: 'NotImplemented',
+      message: 'A header you provided implies functionality that is not implemented',
+    })
+    const refused = await storage.put(key, bytes, 'image/png').catch((error: unknown) => error)
+    expect(refused).not.toBeInstanceOf(StorageUnavailableError)
+    expect(refused).toMatchObject({ $metadata: { httpStatusCode: 501 } })
+
+    s3.resetNextRequests(10)
+    await expect(storage.stat(key)).rejects.toBeInstanceOf(StorageUnavailableError)
   } finally {
     await s3.close()
   }
