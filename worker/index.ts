@@ -11,18 +11,27 @@ import { outageAwareGraphileLogger, surviveDatabaseOutages } from './outage-guar
 import { PatientPool } from './patient-pool.ts'
 import { checkAndRecord } from './providers/check.ts'
 
+/** The pool's size at the least, for the running jobs' concurrent short queries (heartbeat, progress). */
+const MIN_POOL_SIZE = 20
+
 initLogging('worker')
 surviveDatabaseOutages()
 
 try {
   const env = getWorkerEnv()
-  // A listening connection per lane, and room for the running jobs' short queries. Once running, a
-  // database outage pauses the worker rather than failing it (patient-pool.ts).
-  configureSharedPool({ max: 20, Pool: PatientPool, applicationName: 'pawtrait-worker' })
+  const workerLanes = lanes(env)
+  // Once running, a database outage pauses the worker rather than failing it (patient-pool.ts); a
+  // full pool does fail a query, so there is a connection for every job that can run at once, and
+  // two a lane for graphile-worker's LISTEN and its job bookkeeping.
+  const jobsAtOnce = workerLanes.reduce((sum, lane) => sum + lane.concurrency, 0)
+  configureSharedPool({
+    max: Math.max(MIN_POOL_SIZE, jobsAtOnce + 2 * workerLanes.length),
+    Pool: PatientPool,
+    applicationName: 'pawtrait-worker',
+  })
   // At start-up an unreachable database is more likely a wrong DATABASE_URL: say so and exit (pg's
   // pool.query does not wait); npm start and Fly start the process again.
   await getPool().query('SELECT 1')
-  const workerLanes = lanes(env)
   const runners = await Promise.all(
     workerLanes.map((lane) =>
       run({
