@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useState } from 'react'
 import { UrlModal } from '#app/components/url-modal.tsx'
 import { type TemplateJson, TEMPLATE_HANDOFF_KEY, type TemplateHandoff } from '#domain/gallery/gallery-shared.ts'
 import { announceTaskSubmitted } from '#app/generation/task-client.ts'
+import { ACCEPTED_IMAGES } from '#app/utils/accepted-images.ts'
 
 type Outcome =
   | { kind: 'idle' }
@@ -104,7 +105,7 @@ export function UseTemplateModal({ image, closeHref }: { image: TemplateJson; cl
               id="template-photo"
               type="file"
               name="images"
-              accept="image/jpeg,image/png,image/webp,image/gif"
+              accept={ACCEPTED_IMAGES}
               required
               onChange={(event) => {
                 const file = event.currentTarget.files?.[0]

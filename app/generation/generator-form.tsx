@@ -4,7 +4,6 @@ import { useActionData } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import type { input, output, ZodTypeAny } from 'zod'
 import { FormError } from '#app/components/text-field.tsx'
-import { GenerationDialogs } from '#app/generation/dialogs.tsx'
 import type { GenerationActionData } from '#app/generation/generation-forms.server.ts'
 import { useGenerationRequest, type Generator, type TaskFollow } from '#app/generation/generation-request.ts'
 import type { SubmittedTask } from '#app/generation/task-client.ts'
@@ -44,28 +43,20 @@ export function useGeneratorForm<Schema extends ZodTypeAny>(
 }
 
 interface GeneratorFormProps<Schema extends Record<string, unknown>> {
-  generator: Generator
   form: FormMetadata<Schema>
   children: ReactNode
 }
 
 /**
  * The multipart form, which posts to the page's action until JavaScript takes over. A lack of
- * credits comes back from the action as the form's error: it opens the purchase dialog instead.
+ * credits comes back from the action as the form's error, which the shell's purchase dialog shows
+ * instead (GeneratorShell).
  */
-export function GeneratorForm<Schema extends Record<string, unknown>>({
-  generator,
-  form,
-  children,
-}: GeneratorFormProps<Schema>) {
+export function GeneratorForm<Schema extends Record<string, unknown>>({ form, children }: GeneratorFormProps<Schema>) {
   const needPurchase = useActionData<GenerationActionData>()?.needPurchase
-  const purchaseMessage = needPurchase ? form.errors?.[0] : null
   return (
     <form method="post" encType="multipart/form-data" {...getFormProps(form)}>
       <FormError errors={needPurchase ? null : form.errors} id={form.errorId} />
-      {purchaseMessage ? (
-        <GenerationDialogs dialog={{ kind: 'purchase', message: purchaseMessage }} generator={generator} />
-      ) : null}
       {children}
     </form>
   )

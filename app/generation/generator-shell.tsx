@@ -1,5 +1,7 @@
+import { useActionData } from '@remix-run/react'
 import { Fragment, useState, type ReactNode } from 'react'
 import { GenerationDialogs } from '#app/generation/dialogs.tsx'
+import type { GenerationActionData } from '#app/generation/generation-forms.server.ts'
 import type { GenerationDialog, Generator, TaskFollow } from '#app/generation/generation-request.ts'
 import { TaskResultPanel, useShownTask } from '#app/generation/result-panel.tsx'
 import type { ClientTask } from '#app/generation/task-client.ts'
@@ -28,8 +30,9 @@ interface GeneratorShellProps {
  */
 export function GeneratorShell(props: GeneratorShellProps) {
   const { generator, form, result, aside } = props
+  const answer = useActionData<GenerationActionData>()
   const [current, setCurrent] = useShownTask(props.loadedTask)
-  const [dialog, setDialog] = useState<GenerationDialog | null>(null)
+  const [dialog, setDialog] = useState<GenerationDialog | null>(() => purchaseDialogOf(answer))
   const [formKey, setFormKey] = useState(0)
 
   function startOver() {
@@ -54,7 +57,7 @@ export function GeneratorShell(props: GeneratorShellProps) {
         <Fragment key={formKey}>{form({ onSubmitted: setCurrent, onDialog: setDialog })}</Fragment>
       </section>
       {aside ? (
-        <aside className="video-side">
+        <aside className="generator-side">
           {panel}
           {aside}
         </aside>
@@ -64,4 +67,14 @@ export function GeneratorShell(props: GeneratorShellProps) {
       <GenerationDialogs dialog={dialog} generator={generator} onClose={() => setDialog(null)} />
     </div>
   )
+}
+
+/**
+ * A submission without JavaScript that lacked credits comes back as the form's error marked
+ * needPurchase: the page opens with the purchase dialog, the same one the API path opens. Later
+ * submissions go through the API, so the action's answer never changes while the page is up.
+ */
+function purchaseDialogOf(answer: GenerationActionData | undefined): GenerationDialog | null {
+  const message = answer?.needPurchase ? answer.result.error?.['']?.[0] : undefined
+  return message ? { kind: 'purchase', message } : null
 }

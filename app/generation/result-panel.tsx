@@ -81,9 +81,19 @@ export function KeptInHistory({ what, history }: { what: string; history: string
 }
 
 /** The button that downloads the task's file under its download name. */
-export function DownloadLink({ task, url, children }: { task: ClientTask; url: string; children: ReactNode }) {
+export function DownloadLink({
+  task,
+  url,
+  className = 'button',
+  children,
+}: {
+  task: ClientTask
+  url: string
+  className?: string
+  children: ReactNode
+}) {
   return (
-    <a className="button" href={downloadUrl(url, downloadName(task))} download>
+    <a className={className} href={downloadUrl(url, downloadName(task))} download>
       {children}
     </a>
   )

@@ -4,8 +4,6 @@ import { Icon } from '#app/components/icons/icon.tsx'
 import { useDoneNotifications } from '#app/generation/use-done-notifications.ts'
 import { useTaskStream } from '#app/generation/use-task-stream.ts'
 import {
-  downloadName,
-  downloadUrl,
   endedTasks,
   isActive,
   mergeTasks,
@@ -21,6 +19,7 @@ import {
   type ClientTask,
   type SubmittedTask,
 } from '#app/generation/task-client.ts'
+import { DownloadLink } from '#app/generation/result-panel.tsx'
 
 /**
  * Today's Tasks: a floating button (with a dot while a task is active) and a left sidebar listing
@@ -201,9 +200,9 @@ function TaskItem({ task }: { task: ClientTask }) {
           ) : (
             <img src={url} alt="Generated result" loading="lazy" />
           )}
-          <a className="button secondary" href={downloadUrl(url, downloadName(task))} download>
+          <DownloadLink task={task} url={url} className="button secondary">
             Download
-          </a>
+          </DownloadLink>
         </div>
       ) : null}
     </li>

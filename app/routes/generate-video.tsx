@@ -123,7 +123,7 @@ function VideoForm({ costs, follow }: { costs: Costs; follow: TaskFollow }) {
   }
 
   return (
-    <GeneratorForm generator={VIDEOS} form={form}>
+    <GeneratorForm form={form}>
       <ModeSwitch
         aria-label="Mode"
         field={fields.mode}

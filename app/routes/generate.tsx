@@ -36,6 +36,7 @@ import { getOptionalUser } from '#domain/sessions/auth.server.ts'
 import { requireUser } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
+import { getClientAddress } from '#platform/client-address.server.ts'
 
 export const meta: MetaFunction = () =>
   seo({
@@ -81,7 +82,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
   return answerGenerationForm({
     read: () => readImageGenerationForm(request),
-    submit: (form) => submitImageGeneration(getDb(), user, form, request),
+    submit: (form) => submitImageGeneration(getDb(), user, form, getClientAddress(request)),
     page: PORTRAITS.page,
   })
 }
@@ -121,7 +122,7 @@ function PortraitForm({ styles, cost, follow }: { styles: StyleJson[]; cost: num
   })
 
   return (
-    <GeneratorForm generator={PORTRAITS} form={form}>
+    <GeneratorForm form={form}>
       <fieldset className="generate-step">
         <legend>Step 1: Upload a pet photo</legend>
         <PhotoUpload

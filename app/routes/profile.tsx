@@ -19,6 +19,7 @@ import { readMultipartForm } from '#app/utils/multipart.server.ts'
 import { getClientAddress } from '#platform/client-address.server.ts'
 import { seo } from '#app/document/seo.ts'
 import { useExpiring } from '#app/hooks/use-expiring.ts'
+import { ACCEPTED_IMAGES } from '#app/utils/accepted-images.ts'
 
 export const meta = () => seo({ title: 'Profile', description: 'Your Pawtrait profile.' })
 
@@ -107,7 +108,7 @@ export default function Profile() {
         )}
         <div className="field grow">
           <label htmlFor="avatar">Avatar</label>
-          <input id="avatar" name="avatar" type="file" accept="image/jpeg,image/png,image/webp,image/gif" />
+          <input id="avatar" name="avatar" type="file" accept={ACCEPTED_IMAGES} />
           <FieldError errors={avatarErrors ? [`Failed to upload avatar: ${avatarErrors.join(' ')}`] : undefined} />
           <button type="submit" className="button secondary" disabled={busy}>
             Upload avatar
