@@ -6,12 +6,18 @@ import { requireUser } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { firstSubmissionError } from '#app/utils/form-errors.server.ts'
 import { badRequest } from '#domain/http-error.server.ts'
+import { getClientAddress } from '#platform/client-address.server.ts'
 
 /** POST /api/async-image/generate (multipart): pays for and queues an image task. */
 export const action = apiHandler(async ({ request }) => {
   const user = await requireUser(request)
   const submission = await readImageGenerationForm(request)
   if (submission.status !== 'success') throw badRequest(firstSubmissionError(submission.error))
-  const { taskId, cost, credits } = await submitImageGeneration(getDb(), user, submission.value, request)
+  const { taskId, cost, credits } = await submitImageGeneration(
+    getDb(),
+    user,
+    submission.value,
+    getClientAddress(request),
+  )
   return json({ taskId, status: 'queued', type: 'image', creditCost: cost, credits, message: 'Task submitted' })
 })

@@ -1,7 +1,15 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { getTaskStreams, TASK_STREAM_HEADERS } from '#domain/live-updates/live-updates.server.ts'
+import { getTaskStreams } from '#domain/live-updates/live-updates.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { requireUser } from '#domain/permissions/permissions.server.ts'
+
+/** Answer headers of the stream: never cached, compressed (here too: server/app.ts) or buffered on the way (Fly's proxy, nginx). */
+const TASK_STREAM_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-cache, no-transform',
+  'X-Accel-Buffering': 'no',
+  Connection: 'keep-alive',
+}
 
 /**
  * GET /api/tasks/events: the signed-in user's task changes as Server-Sent Events (`event: task`,

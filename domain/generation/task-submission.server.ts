@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto'
 import type { TaskKind, User } from '#platform/db-schema.ts'
 import type { DB, Tx } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
-import { getClientAddress } from '#platform/client-address.server.ts'
 import { enqueueJob } from '#platform/jobs.server.ts'
 import { getMetrics } from '#platform/metrics.server.ts'
 import { getStorage, mediaKey } from '#platform/storage.server.ts'
@@ -155,7 +154,8 @@ export async function submitImageGeneration(
   db: DB,
   user: Pick<User, 'id'>,
   form: ImageGenerationForm,
-  request: Request,
+  /** Who asked, for the analytics (platform/client-address.server.ts). */
+  clientAddress: string,
 ) {
   const mode = generationMode(form)
   const params: ImageTaskParams = {
@@ -188,7 +188,7 @@ export async function submitImageGeneration(
     },
     form.images,
   )
-  recordImageGeneration(user.id, getClientAddress(request), {
+  recordImageGeneration(user.id, clientAddress, {
     taskId: task.taskId,
     fromTemplate,
     templateId: params.templateId,

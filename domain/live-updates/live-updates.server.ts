@@ -4,14 +4,6 @@ import { getLogger } from '#platform/logger.server.ts'
 import { getMetrics } from '#platform/metrics.server.ts'
 import { createTaskStreams, type TaskStreams } from '#domain/live-updates/task-streams.server.ts'
 
-/** Answer headers of the stream: never cached, compressed (here too: server/app.ts) or buffered on the way (Fly's proxy, nginx). */
-export const TASK_STREAM_HEADERS = {
-  'Content-Type': 'text/event-stream; charset=utf-8',
-  'Cache-Control': 'no-cache, no-transform',
-  'X-Accel-Buffering': 'no',
-  Connection: 'keep-alive',
-}
-
 let shared: TaskStreams | undefined
 
 /**
