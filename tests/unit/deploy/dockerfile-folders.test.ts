@@ -2,9 +2,10 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 /**
- * The production image holds only what the Dockerfile copies. Every module a production start
- * loads (fly.toml's processes and release command, the image's CMD, and the Remix build's
- * externals) must live in a copied folder, or the machine fails at start, which no other test sees.
+ * The production image holds only what the Dockerfile copies. Every module a production start or
+ * an operator's command loads (fly.toml's processes and release command, the image's CMD, the npm
+ * scripts run on a machine, and the Remix build's externals) must live in a copied folder, or it
+ * fails there, which no other test sees.
  */
 
 const root = path.resolve(import.meta.dirname, '../../..')
@@ -23,10 +24,15 @@ function copiedPaths() {
     .filter((target) => target !== 'node_modules')
 }
 
+/** The npm scripts an operator runs on a production machine (docs/deploy.md, decision 0017). */
+const OPERATOR_SCRIPTS = ['migrate', 'providers:check', 'analytics:rollup']
+
 function entryPoints() {
+  const scripts: Record<string, string> = JSON.parse(read('package.json')).scripts
   const commands = [
     ...read('fly.toml').matchAll(/"node (\S+\.ts)"/g),
     ...read('Dockerfile').matchAll(/"node", "(\S+\.ts)"/g),
+    ...OPERATOR_SCRIPTS.map((name) => /^node (\S+\.ts)$/.exec(scripts[name])!),
   ]
   return [...new Set(commands.map(([, file]) => file))]
 }
@@ -60,7 +66,9 @@ function modulesLoadedFrom(entries: string[]) {
 test('the image copies every folder a production start loads modules from', () => {
   const copied = copiedPaths()
   const entries = entryPoints()
-  expect(entries).toEqual(expect.arrayContaining(['server/index.ts', 'worker/index.ts', 'scripts/migrate.ts']))
+  expect(entries).toEqual(
+    expect.arrayContaining(['server/index.ts', 'worker/index.ts', 'scripts/migrate.ts', 'scripts/providers-check.ts']),
+  )
   // The Remix build leaves #platform external: the built routes load it from source.
   const loaded = modulesLoadedFrom([...entries, 'platform/db.server.ts'])
   expect(loaded).toContain('domain/credits/credits.server.ts')
