@@ -1,4 +1,4 @@
-import { expect } from '@playwright/test'
+import { type Browser, expect } from '@playwright/test'
 import { newUserContext, petPhoto as photo, test } from './support.ts'
 
 test('a user uploads a photo, generates in Guide mode, sees it complete in the sidebar and downloads it', async ({
@@ -39,7 +39,8 @@ test('a user uploads a photo, generates in Guide mode, sees it complete in the s
   await context.close()
 })
 
-test('with no credits left the Free Usage Limit Reached modal offers to purchase credits', async ({ browser }) => {
+/** A new user's 10 credits spent on five portraits. */
+async function userWithoutCredits(browser: Browser) {
   const { context } = await newUserContext(browser, { name: 'Painter' })
   for (let i = 0; i < 5; i++) {
     const spent = await context.request.post('/api/async-image/generate', {
@@ -47,6 +48,11 @@ test('with no credits left the Free Usage Limit Reached modal offers to purchase
     })
     expect(spent.status()).toBe(200)
   }
+  return context
+}
+
+test('with no credits left the Free Usage Limit Reached modal offers to purchase credits', async ({ browser }) => {
+  const context = await userWithoutCredits(browser)
   const page = await context.newPage()
   await page.goto('/generate')
   await page.getByLabel('Pet photo').setInputFiles(await photo())
@@ -57,6 +63,34 @@ test('with no credits left the Free Usage Limit Reached modal offers to purchase
   await expect(modal).toContainText('You need at least 2 credits to generate an image')
   await modal.getByRole('link', { name: 'Purchase Credits' }).click()
   await expect(page).toHaveURL(/\/purchase-credits$/)
+  await context.close()
+})
+
+test('out of credits, a form the browser posted itself opens the page with the purchase dialog; closed, the next submission opens it again', async ({
+  browser,
+}) => {
+  const context = await userWithoutCredits(browser)
+  const page = await context.newPage()
+  await page.goto('/generate')
+  await page.getByLabel('Pet photo').setInputFiles(await photo())
+  // Posted as before the page's JavaScript runs: the action answers 402 with the form's error.
+  const form = page.locator('form[enctype="multipart/form-data"]')
+  await Promise.all([page.waitForEvent('load'), form.evaluate((element: HTMLFormElement) => element.submit())])
+  const modal = page.getByRole('dialog', { name: 'Free Usage Limit Reached' })
+  await expect(modal).toHaveCount(1)
+  await expect(modal).toContainText('You need at least 2 credits to generate an image')
+  await expect(page.getByRole('alert')).toHaveCount(0)
+
+  await modal.getByRole('link', { name: 'Close' }).click()
+  await expect(modal).toHaveCount(0)
+  // The preview needs the page's JavaScript: once it shows, the next submission goes through the API.
+  await page.getByLabel('Pet photo').setInputFiles(await photo())
+  await expect(page.getByRole('img', { name: 'Your pet photo' })).toBeVisible()
+  const refused = page.waitForResponse((response) => response.url().endsWith('/api/async-image/generate'))
+  await page.getByRole('button', { name: /^Generate/ }).click()
+  expect((await refused).status()).toBe(402)
+  await expect(modal).toHaveCount(1)
+  await expect(modal).toContainText('You need at least 2 credits to generate an image')
   await context.close()
 })
 
