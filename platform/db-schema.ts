@@ -243,6 +243,31 @@ export interface CspReportsTable {
   disposition: string
 }
 
+/** A user's saved pet (migration 0037); its traits go on the tasks made with it. */
+export interface PetsTable {
+  id: Generated<string>
+  user_id: string
+  name: string
+  species: string
+  breed: Generated<string>
+  colours: Generated<string>
+  markings: Generated<string>
+  created_at: CreatedAt
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>
+}
+
+/** A saved pet's reference photo, stored under `pets/<pet id>/` (migration 0037). */
+export interface PetPhotosTable {
+  id: Generated<string>
+  pet_id: string
+  key: string
+  width: number
+  height: number
+  /** The order the generator sends them in, from 0. */
+  position: number
+  created_at: CreatedAt
+}
+
 export interface Database {
   users: UsersTable
   sessions: SessionsTable
@@ -265,6 +290,8 @@ export interface Database {
   provider_requests: ProviderRequestsTable
   worker_processes: WorkerProcessesTable
   csp_reports: CspReportsTable
+  pets: PetsTable
+  pet_photos: PetPhotosTable
 }
 
 export type User = Selectable<UsersTable>
@@ -272,3 +299,4 @@ export type GenerationTask = Selectable<GenerationTasksTable>
 export type PaymentProof = Selectable<PaymentProofsTable>
 export type PaymentVerification = Selectable<PaymentVerificationsTable>
 export type Template = Selectable<TemplatesTable>
+export type Pet = Selectable<PetsTable>

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { GENERATOR_STYLES, guidedOptionsSchema, type ImagePromptInput } from '#domain/generation/prompt.ts'
+import { petTraitsSchema } from '#domain/generation/pet-traits.ts'
 
 /**
  * An image task's params: what the user asked for, from which the worker builds the prompt. The
@@ -12,18 +13,36 @@ export const imageTaskParamsSchema = z.object({
   prompt: z.string(),
   templatePrompt: z.string(),
   templateId: z.string().nullable(),
+  /** The saved pet the task was made with: its photos lead the task's images (migration 0037). */
+  petId: z.string().optional(),
+  petPhotoCount: z.number().int().min(1).optional(),
+  traits: petTraitsSchema.optional(),
 })
 
 export type ImageTaskParams = z.infer<typeof imageTaskParamsSchema>
 
 /** What the prompt builder needs, given how many images the task stored. */
 export function promptInputFor(params: ImageTaskParams, imageCount: number): ImagePromptInput {
+  const petPhotoCount = params.petPhotoCount ?? 1
+  const pet = { traits: params.traits, petPhotoCount }
   switch (params.mode) {
     case 'guide':
-      return { mode: 'guide', style: params.style, guided: params.guided }
+      return { mode: 'guide', style: params.style, guided: params.guided, ...pet }
     case 'customize':
-      return { mode: 'customize', style: params.style, prompt: params.prompt, referenceImageCount: imageCount - 1 }
+      return {
+        mode: 'customize',
+        style: params.style,
+        prompt: params.prompt,
+        referenceImageCount: imageCount - petPhotoCount,
+        ...pet,
+      }
     case 'template':
-      return { mode: 'template', style: params.style, templatePrompt: params.templatePrompt, prompt: params.prompt }
+      return {
+        mode: 'template',
+        style: params.style,
+        templatePrompt: params.templatePrompt,
+        prompt: params.prompt,
+        ...pet,
+      }
   }
 }

@@ -9,8 +9,8 @@ import { recordImageGeneration } from '#domain/analytics/events.server.ts'
 import { spendCredits } from '#domain/credits/credits.server.ts'
 import { getSystemConfig, type SystemSettings } from '#domain/credits/system-config.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
-import { createLimiter } from '#domain/limits/concurrency.server.ts'
-import { normalizeUploadedImage, type EncodedImage } from '#domain/media/images.server.ts'
+import { normalizeUploadedFile, type EncodedImage } from '#domain/media/images.server.ts'
+import { petGenerationInputs } from '#domain/pets/pets.server.ts'
 import { generationMode, type ImageGenerationForm } from './image-generation-form.ts'
 import type { ImageTaskParams } from './image-task-params.ts'
 import { qualityLabels, videoCost, type VideoGenerationForm } from './video-generation-form.ts'
@@ -113,20 +113,23 @@ async function refuseBeyondActiveLimit(tx: Tx, userId: string, limit: number) {
   }
 }
 
-// Decoding a large photo peaks at about 180 MB (24 megapixels) and is CPU-bound, so parallel
-// uploads (images and videos alike) take turns: the web's memory stays bounded
-// (bench/generation.ts measures it). The bytes are copied out of the form only once a turn comes.
-const decodeTurn = createLimiter(1)
+type InputImage = Pick<EncodedImage, 'bytes' | 'mimeType' | 'ext'>
 
 /**
  * Sniffs and re-encodes the uploads one after the other, stores them under the new task's own
- * prefix, then pays for and queues the task in one transaction. Any failure (a bad file, too few
- * credits, storage trouble) deletes what was stored, so a refused submission leaves no file behind.
+ * prefix (after `stored`, images already checked, such as a saved pet's photos), then pays for and
+ * queues the task in one transaction. Any failure (a bad file, too few credits, storage trouble)
+ * deletes what was stored, so a refused submission leaves no file behind.
  */
-async function submitPaidTask(db: DB, task: Omit<NewTask, 'id' | 'inputKeys'>, files: File[]) {
-  const uploads: EncodedImage[] = []
+async function submitPaidTask(
+  db: DB,
+  task: Omit<NewTask, 'id' | 'inputKeys'>,
+  files: File[],
+  checked: InputImage[] = [],
+) {
+  const uploads: InputImage[] = [...checked]
   for (const file of files) {
-    uploads.push(await decodeTurn(async () => normalizeUploadedImage(Buffer.from(await file.arrayBuffer()))))
+    uploads.push(await normalizeUploadedFile(file))
   }
 
   const id = randomUUID()
@@ -158,6 +161,8 @@ export async function submitImageGeneration(
   clientAddress: string,
 ) {
   const mode = generationMode(form)
+  // A saved pet's photos (copied under the task, which owns its files) stand for the pet photo.
+  const pet = form.petId ? await petGenerationInputs(db, user.id, form.petId) : null
   const params: ImageTaskParams = {
     mode,
     style: form.style,
@@ -173,6 +178,7 @@ export async function submitImageGeneration(
     prompt: mode === 'guide' ? '' : form.prompt,
     templatePrompt: form.templatePrompt,
     templateId: form.template_id ?? null,
+    ...(pet && form.petId ? { petId: form.petId, petPhotoCount: pet.images.length, traits: pet.traits } : {}),
   }
   const fromTemplate = mode === 'template'
   const task = await submitPaidTask(
@@ -187,6 +193,7 @@ export async function submitImageGeneration(
       description: fromTemplate ? 'Image generation from a template' : 'Image generation',
     },
     form.images,
+    pet?.images,
   )
   recordImageGeneration(user.id, clientAddress, {
     taskId: task.taskId,

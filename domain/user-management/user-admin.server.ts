@@ -7,6 +7,7 @@ import { getStorage } from '#platform/storage.server.ts'
 import { setCredits } from '#domain/credits/credits.server.ts'
 import { revokeUserSessions } from '#domain/sessions/session.server.ts'
 import { userTaskKeys } from '#domain/generation/user-tasks.server.ts'
+import { userPetPhotoKeys } from '#domain/pets/pets.server.ts'
 import { createUser, findUserByEmail, normalizeRole } from '#domain/accounts/user.server.ts'
 
 /**
@@ -181,12 +182,12 @@ async function changeUser<T>(
 }
 
 /**
- * Deletes the account with its tasks, ledger and proofs (cascade), then its photos, results and
- * avatar. Payment screenshots stay: their content-hashed keys may be shared with other proofs.
+ * Deletes the account with its tasks, ledger, proofs and saved pets (cascade), then its photos,
+ * results, pets' photos and avatar. Payment screenshots stay: their content-hashed keys may be shared with other proofs.
  */
 export async function deleteUserAsAdmin(db: DB, id: string) {
   const { user, keys } = await changeUser(db, id, { protectSuperadmin: true }, async (tx, user) => {
-    const keys = await userTaskKeys(tx, user.id)
+    const keys = [...(await userTaskKeys(tx, user.id)), ...(await userPetPhotoKeys(tx, user.id))]
     if (user.profile_picture) keys.push(user.profile_picture)
     await tx.deleteFrom('users').where('id', '=', user.id).execute()
     return { user, keys }

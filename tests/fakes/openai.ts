@@ -4,7 +4,7 @@
  * guide describe it: multipart in, `{ data: [{ b64_json }] }` or `{ error: { message, type, param,
  * code } }` out. Like the real API it checks the key first (401 invalid_api_key), refuses a model
  * that does not exist (404 model_not_found, which is what a retired model answers) and a size the
- * gpt-image models do not make, and marks a rate limit with `retry-after` and x-ratelimit headers.
+ * gpt-image models do not make or more input images than they take (16), and marks a rate limit with `retry-after` and x-ratelimit headers.
  * Point OPENAI_BASE_URL at `fake.baseUrl`.
  */
 import type { ServerResponse } from 'node:http'
@@ -27,6 +27,8 @@ export type OpenAiFakeMode =
 
 /** The current GPT Image models (gpt-image-1 was shut down on 2026-10-23). */
 const OPENAI_IMAGE_MODELS = ['gpt-image-2', 'gpt-image-1.5', 'gpt-image-1-mini']
+/** "You can provide up to 16 images" (GPT Image models; the Images API reference, `image`). */
+export const OPENAI_MAX_EDIT_IMAGES = 16
 /** The sizes the GPT Image models accept for edits. */
 const SIZES = ['1024x1024', '1536x1024', '1024x1536', 'auto']
 
@@ -109,6 +111,18 @@ export function startOpenAiFake(options: ImageApiFakeOptions = {}): Promise<Open
             "Missing required parameter: 'image' or 'prompt'.",
             'invalid_request_error',
             'missing_required_parameter',
+            'image',
+          ),
+        )
+      }
+      if (images.length > OPENAI_MAX_EDIT_IMAGES) {
+        return sendJson(
+          response,
+          400,
+          apiError(
+            `Invalid 'image': array too long. Expected an array with maximum length ${OPENAI_MAX_EDIT_IMAGES}, but got an array with length ${images.length} instead.`,
+            'invalid_request_error',
+            'array_above_max_length',
             'image',
           ),
         )
