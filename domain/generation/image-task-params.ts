@@ -24,7 +24,8 @@ export type ImageTaskParams = z.infer<typeof imageTaskParamsSchema>
 /** What the prompt builder needs, given how many images the task stored. */
 export function promptInputFor(params: ImageTaskParams, imageCount: number): ImagePromptInput {
   const petPhotoCount = params.petPhotoCount ?? 1
-  const pet = { traits: params.traits, petPhotoCount }
+  // Only a task made with a saved pet says more about its pet.
+  const pet = params.traits ? { traits: params.traits, petPhotoCount } : {}
   switch (params.mode) {
     case 'guide':
       return { mode: 'guide', style: params.style, guided: params.guided, ...pet }
