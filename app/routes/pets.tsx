@@ -48,7 +48,7 @@ export async function action({ request }: ActionFunctionArgs) {
     try {
       await deletePet(getDb(), user.id, id)
     } catch (error) {
-      return formErrorResponse(error, undefined, { form: id })
+      return formErrorResponse(error, undefined, { form: `delete-${id}` })
     }
     return redirect('/pets?done=deleted')
   }
@@ -112,7 +112,7 @@ function PetCard({ pet }: { pet: PetView }) {
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const deleting = navigation.formData?.get('id') === pet.id && navigation.formMethod === 'POST'
-  const deleteError = actionData?.form === pet.id ? actionData.result.error?.['']?.[0] : undefined
+  const deleteError = actionData?.form === `delete-${pet.id}` ? actionData.result.error?.['']?.[0] : undefined
   const kind = [pet.breed, pet.species].filter(Boolean).join(' ')
   return (
     <li className="card pet-card">
@@ -137,7 +137,7 @@ function PetCard({ pet }: { pet: PetView }) {
         </Form>
       </div>
       {deleteError ? <FieldError errors={[deleteError]} /> : null}
-      <details className="pet-edit" open={actionData?.form === pet.id && !deleteError}>
+      <details className="pet-edit" open={actionData?.form === pet.id}>
         <summary>Edit {pet.name}</summary>
         <PetEditor pet={pet} />
       </details>

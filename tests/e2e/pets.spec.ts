@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test'
+import sharp from 'sharp'
 import { newUserContext, petPhoto, test } from './support.ts'
 
 // Saved pets (issue 31, item 6): save a pet on /pets, pick it in the generator instead of uploading
@@ -11,11 +12,15 @@ async function savePet(page: Page, name: string) {
   await page.getByLabel('Breed (optional)').fill('Beagle')
   await page.getByLabel('Colours (optional)').fill('tan and white')
   await page.getByLabel('Markings (optional)').fill('white blaze')
-  await page.getByLabel(/^Photos/).setInputFiles([await petPhoto('front.jpg'), await petPhoto('side.jpg')])
+  const front = await petPhoto('front.jpg')
+  // A second, different photo (the same bytes twice would be saved once).
+  const side = { ...front, name: 'side.jpg', buffer: await sharp(front.buffer).tint('#335577').jpeg().toBuffer() }
+  await page.getByLabel(/^Photos/).setInputFiles([front, side])
   await page.getByRole('button', { name: 'Save pet' }).click()
   await expect(page.getByRole('status')).toHaveText('Pet saved')
   const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name }) })
   await expect(card.getByText('Beagle dog')).toBeVisible()
+  await expect(card.locator('.pet-photos img')).toHaveCount(2)
   return card
 }
 
@@ -30,8 +35,9 @@ test('a saved pet is picked in the generator, edited and deleted @phone', async 
   await expect(page.getByLabel('Pet photo')).toBeHidden()
   await page.getByLabel('Guide mode').check()
   await page.getByRole('button', { name: /^Generate/ }).click()
-  const task = page.getByRole('complementary', { name: "Today's Tasks" }).getByRole('listitem').first()
-  await expect(task.getByText('Completed')).toBeVisible({ timeout: 30_000 })
+  const sidebar = page.getByRole('complementary', { name: "Today's Tasks" })
+  await expect(sidebar.getByRole('listitem').first().getByText('Completed')).toBeVisible({ timeout: 30_000 })
+  await sidebar.getByRole('button', { name: 'Close' }).click()
 
   // Back to uploading: the photo input returns.
   await page.getByLabel('Upload a new photo').check()
