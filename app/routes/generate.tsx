@@ -107,9 +107,7 @@ export default function Generate() {
           ? 'The offline renderer is in use: portraits are drawn on this server from your photo, without an AI model.'
           : null
       }
-      form={(follow) => (
-        <PortraitForm styles={styles} cost={cost} follow={follow} pets={pets} chosenPet={chosenPet} />
-      )}
+      form={(follow) => <PortraitForm styles={styles} cost={cost} follow={follow} pets={pets} chosenPet={chosenPet} />}
       placeholder="Your portrait will appear here. You can follow every task in Today's Tasks."
       result={(task) => <PortraitResult task={task} />}
     />

@@ -59,7 +59,11 @@ export const imageGenerationSchema = z
       return
     }
     if (references > MAX_REFERENCE_IMAGES) {
-      ctx.addIssue({ code: 'custom', path: ['images'], message: `Add at most ${MAX_REFERENCE_IMAGES} reference images` })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['images'],
+        message: `Add at most ${MAX_REFERENCE_IMAGES} reference images`,
+      })
     }
     if (mode === 'customize' && !value.prompt) {
       ctx.addIssue({ code: 'custom', path: ['prompt'], message: 'Please describe the portrait you want' })

@@ -49,7 +49,13 @@ interface PetJson {
   photos: { id: string; url: string; width: number; height: number }[]
 }
 
-const petFields = { name: 'Biscuit', species: 'dog', breed: 'Beagle', colours: 'tan and white', markings: 'white blaze' }
+const petFields = {
+  name: 'Biscuit',
+  species: 'dog',
+  breed: 'Beagle',
+  colours: 'tan and white',
+  markings: 'white blaze',
+}
 
 function petForm(fields: Record<string, string>, photos: File[] = [], removePhotos: string[] = []) {
   const form = new FormData()
