@@ -106,7 +106,8 @@ export interface GenerationTasksTable {
 
 export interface PaymentProofsTable {
   id: Generated<string>
-  user_id: string
+  /** Null once the account is deleted: the proof stays, anonymised, for accounting (migration 0032). */
+  user_id: string | null
   payment_method: PaymentMethod
   transaction_id: string
   credit_amount: number

@@ -87,6 +87,8 @@ export const sharedFields = z.object({
   LIVE_UPDATES_HEARTBEAT_MS: positiveInt(15_000),
   LIVE_UPDATES_MAX_STREAMS_PER_USER: positiveInt(6),
   LIVE_UPDATES_MAX_STREAM_AGE_MS: positiveInt(600_000),
+  // Each open stream's session is checked again this often (at most a minute: decision 0027).
+  LIVE_UPDATES_SESSION_CHECK_MS: z.coerce.number().int().positive().max(60_000).default(60_000),
 })
 
 type SharedVariables = z.infer<typeof sharedFields>
