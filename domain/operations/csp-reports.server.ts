@@ -115,7 +115,8 @@ interface Kind extends CspViolation {
   count: number
 }
 
-const kindKey = (found: CspViolation) => JSON.stringify([found.directive, found.page, found.blockedUrl, found.disposition])
+const kindKey = (found: CspViolation) =>
+  JSON.stringify([found.directive, found.page, found.blockedUrl, found.disposition])
 
 function kindsOf(violations: CspViolation[]): Map<string, Kind> {
   const kinds = new Map<string, Kind>()
@@ -151,7 +152,9 @@ export async function recordCspViolations(
   const { stored, dropped } = await db.transaction().execute(async (tx) => {
     await sql`SELECT pg_advisory_xact_lock(hashtext('csp_reports'))`.execute(tx)
     const tuples = sql.join(
-      [...kinds.values()].map((kind) => sql`(${kind.directive}, ${kind.page}, ${kind.blockedUrl}, ${kind.disposition})`),
+      [...kinds.values()].map(
+        (kind) => sql`(${kind.directive}, ${kind.page}, ${kind.blockedUrl}, ${kind.disposition})`,
+      ),
     )
     const [{ rows: known }, { rows: added }] = await Promise.all([
       sql<CspViolation>`
