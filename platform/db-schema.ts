@@ -233,15 +233,22 @@ export interface WorkerProcessesTable {
   seen_at: Timestamp
 }
 
+/** One kind of violation: the same directive, page, blocked origin and disposition share a row. */
 export interface CspReportsTable {
   id: Generated<string>
+  /** When this kind was first reported. */
   received_at: CreatedAt
-  /** The page the violation happened on, and what it tried to load (or `inline`, `eval`). */
+  /** The path of the page the violation happened on, and the origin of what it tried to load (or `inline`, `eval`). */
   page: string
   blocked_url: string
   directive: string
   /** `enforce`, or `report` under CSP_REPORT_ONLY=on. */
   disposition: string
+  /** Violations of this kind reported since it was first. */
+  count: Generated<number>
+  last_seen_at: Generated<Date>
+  /** The last time a violation of this kind was logged (one line an hour at most). */
+  logged_at: Generated<Date>
 }
 
 export interface Database {

@@ -47,6 +47,8 @@ export const sharedFields = z.object({
   TRUST_PROXY: z.enum(['none', 'fly']).default('none'),
   // 'on': the Content-Security-Policy is only reported, not enforced (a safe roll-out).
   CSP_REPORT_ONLY: onOff('off'),
+  // New kinds of CSP violation stored an hour, across web processes (decision 0025).
+  CSP_REPORTS_MAX_PER_HOUR: positiveInt(1000),
 
   EMAIL_VERIFICATION: onOff('off'),
   REGISTRATIONS_PER_IP_PER_HOUR: positiveInt(5),
@@ -97,6 +99,15 @@ type SharedVariables = z.infer<typeof sharedFields>
 export function checkSharedRules(value: SharedVariables, ctx: z.RefinementCtx) {
   if (value.NODE_ENV === 'production' && !value.SESSION_SECRET) {
     ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required in production' })
+  }
+  // Links in emails, robots.txt, the sitemap and the OAuth callback are built from it, never from
+  // a request's Host (decision 0025).
+  if (value.NODE_ENV === 'production' && !value.PUBLIC_URL) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['PUBLIC_URL'],
+      message: "is required in production (the site's address, e.g. https://pawtrait.fly.dev)",
+    })
   }
   if (value.STORAGE_DRIVER === 's3' && !value.S3_BUCKET) {
     ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE_DRIVER=s3' })

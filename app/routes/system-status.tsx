@@ -111,7 +111,7 @@ export default function SystemStatusPage() {
         {status.cspReports.lastDay} reported in the last day.
       </p>
       {status.cspReports.recent.length > 0 ? (
-        <StatusTable columns={['Directive', 'Blocked', 'Page', 'Mode', 'Received']}>
+        <StatusTable columns={['Directive', 'Blocked', 'Page', 'Mode', 'Count', 'Last seen']}>
           {status.cspReports.recent.map((report) => (
             <tr key={report.id}>
               <th scope="row" className="csp-directive">
@@ -120,8 +120,9 @@ export default function SystemStatusPage() {
               <td className="csp-url">{report.blockedUrl}</td>
               <td className="csp-url">{report.page}</td>
               <td>{report.disposition}</td>
+              <td>{report.count}</td>
               <td>
-                <Moment at={report.receivedAt} />
+                <Moment at={report.lastSeen} />
               </td>
             </tr>
           ))}

@@ -12,6 +12,7 @@ import type { TaskKind } from '#platform/db-schema.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { listProviderChecks } from '#domain/generation/provider-checks.server.ts'
 import { cspReportSummary } from '#domain/operations/csp-reports.server.ts'
+import { redactUrlsIn } from '#platform/url-redaction.ts'
 import { listLiveWorkers } from '#domain/operations/worker-processes.server.ts'
 
 export interface KindStatus {
@@ -38,8 +39,9 @@ export async function systemStatus(db: DB) {
   const env = getEnv()
   return {
     tasks,
-    failureReasons,
-    providers,
+    // Provider errors can quote a URL with a signature or a key in its query (decision 0025).
+    failureReasons: failureReasons.map((row) => ({ ...row, reason: redactUrlsIn(row.reason) })),
+    providers: providers.map((check) => ({ ...check, detail: check.detail && redactUrlsIn(check.detail) })),
     workers,
     cspReports,
     storage: {
