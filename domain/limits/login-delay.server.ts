@@ -33,11 +33,11 @@ const delaySql = (column: string) =>
 const nextTrySql = sql<Date>`f.last_failure_at + make_interval(secs => ${delaySql('f.failures')})`
 
 const refused = (retryAt: Date) =>
-  tooManyRequests('login:account-delay', retryAt, (seconds) =>
-    [
-      `Too many failed sign-ins to this account, please try again in ${waitText(seconds, { seconds: true })}.`,
-      'If you forgot your password, reset it.',
-    ].join(' '),
+  tooManyRequests(
+    'login:account-delay',
+    retryAt,
+    (seconds) =>
+      `Too many failed sign-ins to this account, please try again in ${waitText(seconds, { seconds: true })}`,
   )
 
 /**

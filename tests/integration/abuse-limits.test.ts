@@ -2,7 +2,10 @@ import { sql } from 'kysely'
 import { issueVerificationCode } from '#domain/accounts/verification-code.server.ts'
 import { systemStatus } from '#domain/operations/system-status.server.ts'
 import { getDb } from '#platform/db.server.ts'
-import { createTestUser } from '#tests/helpers/app.ts'
+import { getMetrics } from '#platform/metrics.server.ts'
+import { CLIENT_ADDRESS_HEADER } from '#platform/client-address.server.ts'
+import { action as loginRoute } from '#app/routes/api.auth.login.ts'
+import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import { startWebProcess } from '#tests/helpers/web-process.ts'
 
 // Issue 30, items 4 and 5, black-box: a web process of its own behind "Fly" (TRUST_PROXY=fly), so
@@ -93,8 +96,7 @@ test('guesses from many /64s hold the account back with a growing delay, whateve
   expect(held).toMatchObject({
     status: 429,
     retryAfter: '2',
-    message:
-      'Too many failed sign-ins to this account, please try again in 2 seconds. If you forgot your password, reset it.',
+    message: 'Too many failed sign-ins to this account, please try again in 2 seconds',
   })
   // A stranger's right guess is held back as well: the delay tells nothing about the password.
   expect((await login(from(6), 'spread@example.com', 'owner-secret')).status).toBe(429)
@@ -194,4 +196,19 @@ test('an operator sees the limits that tripped: a log line each, and the status 
     expect.arrayContaining(['login:ip', 'register:ip', 'register:ipv6-48', 'send-code:register:hour']),
   )
   expect(status.rateLimits.delayedAccounts).toBeGreaterThanOrEqual(1)
+})
+
+test('each refusal counts in pawtrait_rate_limited_total under its limit name', async () => {
+  const attempt = (n: number) =>
+    callRoute(
+      loginRoute,
+      makeRequest('/api/auth/login', {
+        json: { email: 'counted@example.com', password: 'guess' },
+        headers: { [CLIENT_ADDRESS_HEADER]: `2001:db8:80:${n}::1` },
+      }),
+    )
+  for (let n = 0; n < 5; n++) expect((await attempt(n)).status).toBe(401)
+  for (let n = 5; n < 8; n++) expect((await attempt(n)).status).toBe(429)
+  const metric = await getMetrics().registry.getSingleMetricAsString('pawtrait_rate_limited_total')
+  expect(metric).toContain('pawtrait_rate_limited_total{limit="login:account-delay"} 3')
 })
