@@ -24,7 +24,12 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!REPORT_TYPES.some((type) => contentType.toLowerCase().startsWith(type))) {
     return json({ message: `Send ${REPORT_TYPES.join(' or ')}` }, { status: 415 })
   }
-  const limit = rateLimit('csp-report:ip', clientLimitKey(getClientAddress(request)), REPORTS_PER_ADDRESS_PER_MINUTE, 60)
+  const limit = rateLimit(
+    'csp-report:ip',
+    clientLimitKey(getClientAddress(request)),
+    REPORTS_PER_ADDRESS_PER_MINUTE,
+    60,
+  )
   try {
     await consumeRateLimits(getDb(), [limit])
     const body: unknown = JSON.parse(await readBodyText(request, MAX_BYTES))

@@ -10,7 +10,12 @@ test('an IPv4 address is its own client; an IPv4-mapped IPv6 address is that IPv
 })
 
 test('every address of an IPv6 /64 is one client, whatever its spelling; its /48 is its site', () => {
-  const spellings = ['2001:db8:1:2::1', '2001:0DB8:0001:0002:ffff:ffff:ffff:ffff', '2001:db8:1:2:0:0:0:9', ' 2001:db8:1:2::a%eth0']
+  const spellings = [
+    '2001:db8:1:2::1',
+    '2001:0DB8:0001:0002:ffff:ffff:ffff:ffff',
+    '2001:db8:1:2:0:0:0:9',
+    ' 2001:db8:1:2::a%eth0',
+  ]
   expect(new Set(spellings.map(clientLimitKey))).toEqual(new Set(['2001:db8:1:2::/64']))
   expect(clientLimitKey('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64')
   expect(new Set([...spellings, '2001:db8:1:ffff::1'].map(siteLimitKey))).toEqual(new Set(['2001:db8:1::/48']))
