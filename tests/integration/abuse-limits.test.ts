@@ -1,5 +1,7 @@
 import { sql } from 'kysely'
 import { issueVerificationCode } from '#domain/accounts/verification-code.server.ts'
+import { deleteStaleSignInAddresses } from '#domain/accounts/sign-in-addresses.server.ts'
+import { deleteForgottenLoginFailures } from '#domain/limits/login-delay.server.ts'
 import { systemStatus } from '#domain/operations/system-status.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getMetrics } from '#platform/metrics.server.ts'
@@ -211,4 +213,32 @@ test('each refusal counts in pawtrait_rate_limited_total under its limit name', 
   for (let n = 5; n < 8; n++) expect((await attempt(n)).status).toBe(429)
   const metric = await getMetrics().registry.getSingleMetricAsString('pawtrait_rate_limited_total')
   expect(metric).toContain('pawtrait_rate_limited_total{limit="login:account-delay"} 3')
+})
+
+test('the daily cleanup forgets failure counts a day old and clients unseen for 180 days, nothing newer', async () => {
+  const { user } = await createTestUser({ email: 'tidy@example.com' })
+  await db
+    .insertInto('login_failures')
+    .values([
+      { account: 'stale@example.com', failures: 9, last_failure_at: sql<Date>`now() - interval '25 hours'` },
+      { account: 'fresh@example.com', failures: 9, last_failure_at: sql<Date>`now() - interval '23 hours'` },
+    ])
+    .execute()
+  await db
+    .insertInto('sign_in_addresses')
+    .values([
+      { user_id: user.id, client_key: '192.0.2.50', last_seen_at: sql<Date>`now() - interval '181 days'` },
+      { user_id: user.id, client_key: '192.0.2.51', last_seen_at: sql<Date>`now() - interval '179 days'` },
+    ])
+    .execute()
+  await deleteForgottenLoginFailures(db)
+  await deleteStaleSignInAddresses(db)
+  const accounts = await db
+    .selectFrom('login_failures')
+    .select('account')
+    .where('account', 'in', ['stale@example.com', 'fresh@example.com'])
+    .execute()
+  expect(accounts.map((row) => row.account)).toEqual(['fresh@example.com'])
+  const clients = await db.selectFrom('sign_in_addresses').select('client_key').where('user_id', '=', user.id).execute()
+  expect(clients.map((row) => row.client_key)).toEqual(['192.0.2.51'])
 })
