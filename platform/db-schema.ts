@@ -53,6 +53,23 @@ export interface RateLimitsTable {
   key: string
   hits: number
   window_ends_at: Timestamp
+  /** The limit's name and ceiling (migration 0031), for the status page. */
+  name: string | null
+  max_hits: number | null
+}
+
+/** Failed password sign-ins per account from every address (migration 0031). */
+export interface LoginFailuresTable {
+  account: string
+  failures: number
+  last_failure_at: Timestamp
+}
+
+/** Where each user proved who they are, by client limit key (migration 0031). */
+export interface SignInAddressesTable {
+  user_id: string
+  client_key: string
+  last_seen_at: ColumnType<Date, Date | string | undefined, Date | string>
 }
 
 export interface SystemConfigTable {
@@ -256,6 +273,8 @@ export interface Database {
   sessions: SessionsTable
   verification_codes: VerificationCodesTable
   rate_limits: RateLimitsTable
+  login_failures: LoginFailuresTable
+  sign_in_addresses: SignInAddressesTable
   system_config: SystemConfigTable
   styles: StylesTable
   generation_tasks: GenerationTasksTable

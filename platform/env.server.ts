@@ -52,6 +52,7 @@ export const sharedFields = z.object({
 
   EMAIL_VERIFICATION: onOff('off'),
   REGISTRATIONS_PER_IP_PER_HOUR: positiveInt(5),
+  REGISTRATIONS_PER_IPV6_48_PER_HOUR: positiveInt(20),
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('Pawtrait <no-reply@pawtrait.local>'),
   CONTACT_EMAIL: z.string().default('support@pawtrait.local'),

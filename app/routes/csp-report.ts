@@ -3,7 +3,8 @@ import { json } from '@remix-run/node'
 import { parseCspReports, recordCspViolations } from '#domain/operations/csp-reports.server.ts'
 import { readBodyText } from '#app/utils/api.server.ts'
 import { HttpError, errorResponse } from '#domain/http-error.server.ts'
-import { consumeRateLimits } from '#domain/limits/rate-limit.server.ts'
+import { consumeRateLimits, rateLimit } from '#domain/limits/rate-limit.server.ts'
+import { clientLimitKey } from '#domain/limits/client-key.ts'
 import { getClientAddress } from '#platform/client-address.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
@@ -25,9 +26,14 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!REPORT_TYPES.some((type) => contentType.toLowerCase().startsWith(type))) {
     return json({ message: `Send ${REPORT_TYPES.join(' or ')}` }, { status: 415 })
   }
-  const key = `csp-report:ip:${getClientAddress(request)}`
+  const limit = rateLimit(
+    'csp-report:ip',
+    clientLimitKey(getClientAddress(request)),
+    REPORTS_PER_ADDRESS_PER_MINUTE,
+    60,
+  )
   try {
-    await consumeRateLimits(getDb(), [{ key, limit: REPORTS_PER_ADDRESS_PER_MINUTE, windowSeconds: 60 }])
+    await consumeRateLimits(getDb(), [limit])
     const body: unknown = JSON.parse(await readBodyText(request, MAX_BYTES))
     if (typeof body !== 'object' || body === null) throw new SyntaxError('not a report')
     const violations = parseCspReports(contentType, body)

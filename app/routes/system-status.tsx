@@ -65,6 +65,26 @@ export default function SystemStatusPage() {
         </ol>
       )}
 
+      <h2>Rate limits</h2>
+      {status.rateLimits.tripped.length === 0 && status.rateLimits.delayedAccounts === 0 ? (
+        <p className="muted">No limit is reached now.</p>
+      ) : (
+        <StatusTable columns={['Limit', 'Reached by']}>
+          {status.rateLimits.tripped.map((limit) => (
+            <tr key={limit.name}>
+              <th scope="row">{limit.name}</th>
+              <td>{limit.subjects}</td>
+            </tr>
+          ))}
+          {status.rateLimits.delayedAccounts > 0 ? (
+            <tr>
+              <th scope="row">login:account-delay</th>
+              <td>{status.rateLimits.delayedAccounts}</td>
+            </tr>
+          ) : null}
+        </StatusTable>
+      )}
+
       <h2>Providers</h2>
       {status.providers.length === 0 ? (
         <p className="muted">No provider check recorded yet (npm run providers:check, or a worker start).</p>
