@@ -9,6 +9,9 @@ FROM base AS deps
 COPY package.json package-lock.json ./
 RUN npm ci --include=dev --no-audit --no-fund
 
+# NODE_ENV=production: the processes refuse to start without SESSION_SECRET and PUBLIC_URL (run
+# with `-e PUBLIC_URL=https://… -e SESSION_SECRET=…`; on Fly they are secrets, docs/deploy.md).
+
 FROM base AS production-deps
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund

@@ -38,6 +38,8 @@ export async function startProcess(script: string, env: Record<string, string>, 
       ...process.env,
       NODE_ENV: 'production',
       SESSION_SECRET: 'bench-secret',
+      // Production requires it; no bench follows the links it makes.
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       // No fixed metrics ports (two processes, or another run, would collide); a bench that
       // measures metrics passes a port.
       METRICS_PORT: '0',

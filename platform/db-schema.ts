@@ -53,6 +53,23 @@ export interface RateLimitsTable {
   key: string
   hits: number
   window_ends_at: Timestamp
+  /** The limit's name and ceiling (migration 0031), for the status page. */
+  name: string | null
+  max_hits: number | null
+}
+
+/** Failed password sign-ins per account from every address (migration 0031). */
+export interface LoginFailuresTable {
+  account: string
+  failures: number
+  last_failure_at: Timestamp
+}
+
+/** Where each user proved who they are, by client limit key (migration 0031). */
+export interface SignInAddressesTable {
+  user_id: string
+  client_key: string
+  last_seen_at: ColumnType<Date, Date | string | undefined, Date | string>
 }
 
 export interface SystemConfigTable {
@@ -106,7 +123,8 @@ export interface GenerationTasksTable {
 
 export interface PaymentProofsTable {
   id: Generated<string>
-  user_id: string
+  /** Null once the account is deleted: the proof stays, anonymised, for accounting (migration 0032). */
+  user_id: string | null
   payment_method: PaymentMethod
   transaction_id: string
   credit_amount: number
@@ -232,15 +250,22 @@ export interface WorkerProcessesTable {
   seen_at: Timestamp
 }
 
+/** One kind of violation: the same directive, page, blocked origin and disposition share a row. */
 export interface CspReportsTable {
   id: Generated<string>
+  /** When this kind was first reported. */
   received_at: CreatedAt
-  /** The page the violation happened on, and what it tried to load (or `inline`, `eval`). */
+  /** The path of the page the violation happened on, and the origin of what it tried to load (or `inline`, `eval`). */
   page: string
   blocked_url: string
   directive: string
   /** `enforce`, or `report` under CSP_REPORT_ONLY=on. */
   disposition: string
+  /** Violations of this kind reported since it was first. */
+  count: Generated<number>
+  last_seen_at: Generated<Date>
+  /** The last time a violation of this kind was logged (one line an hour at most). */
+  logged_at: Generated<Date>
 }
 
 /** A user's saved pet (migration 0037); its traits go on the tasks made with it. */
@@ -273,6 +298,8 @@ export interface Database {
   sessions: SessionsTable
   verification_codes: VerificationCodesTable
   rate_limits: RateLimitsTable
+  login_failures: LoginFailuresTable
+  sign_in_addresses: SignInAddressesTable
   system_config: SystemConfigTable
   styles: StylesTable
   generation_tasks: GenerationTasksTable

@@ -47,9 +47,12 @@ export const sharedFields = z.object({
   TRUST_PROXY: z.enum(['none', 'fly']).default('none'),
   // 'on': the Content-Security-Policy is only reported, not enforced (a safe roll-out).
   CSP_REPORT_ONLY: onOff('off'),
+  // New kinds of CSP violation stored an hour, across web processes (decision 0025).
+  CSP_REPORTS_MAX_PER_HOUR: positiveInt(1000),
 
   EMAIL_VERIFICATION: onOff('off'),
   REGISTRATIONS_PER_IP_PER_HOUR: positiveInt(5),
+  REGISTRATIONS_PER_IPV6_48_PER_HOUR: positiveInt(20),
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('Pawtrait <no-reply@pawtrait.local>'),
   CONTACT_EMAIL: z.string().default('support@pawtrait.local'),
@@ -87,6 +90,8 @@ export const sharedFields = z.object({
   LIVE_UPDATES_HEARTBEAT_MS: positiveInt(15_000),
   LIVE_UPDATES_MAX_STREAMS_PER_USER: positiveInt(6),
   LIVE_UPDATES_MAX_STREAM_AGE_MS: positiveInt(600_000),
+  // Each open stream's session is checked again this often (at most a minute: decision 0027).
+  LIVE_UPDATES_SESSION_CHECK_MS: z.coerce.number().int().positive().max(60_000).default(60_000),
 })
 
 type SharedVariables = z.infer<typeof sharedFields>
@@ -95,6 +100,15 @@ type SharedVariables = z.infer<typeof sharedFields>
 export function checkSharedRules(value: SharedVariables, ctx: z.RefinementCtx) {
   if (value.NODE_ENV === 'production' && !value.SESSION_SECRET) {
     ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required in production' })
+  }
+  // Links in emails, robots.txt, the sitemap and the OAuth callback are built from it, never from
+  // a request's Host (decision 0025).
+  if (value.NODE_ENV === 'production' && !value.PUBLIC_URL) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['PUBLIC_URL'],
+      message: "is required in production (the site's address, e.g. https://pawtrait.fly.dev)",
+    })
   }
   if (value.STORAGE_DRIVER === 's3' && !value.S3_BUCKET) {
     ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE_DRIVER=s3' })

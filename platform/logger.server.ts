@@ -4,13 +4,15 @@
  * while a request or a job is handled carries its request id (`reqId`).
  *
  * initLogging also routes console.* through it, so the modules that log with console (and
- * libraries) write the same JSON lines.
+ * libraries) write the same JSON lines. Every line is written with the URLs in it cut to their
+ * paths (platform/url-redaction.ts), so no token in a link reaches the logs.
  */
 import { createRequire } from 'node:module'
 import { format } from 'node:util'
 import { Logger } from 'graphile-worker'
 import pino from 'pino'
 import { currentRequestContext } from './request-context.server.ts'
+import { redactUrlsIn } from './url-redaction.ts'
 
 export type AppLogger = pino.Logger
 
@@ -48,6 +50,9 @@ function createLogger(processName: string, destination?: pino.DestinationStream)
         return context ? { reqId: context.requestId } : {}
       },
       redact: { paths: secretPaths, censor: '[redacted]' },
+      // Every line, whatever logged it (requests, errors and their stacks, jobs, console.*): URLs
+      // lose their query strings and fragments, where links carry tokens and codes.
+      hooks: { streamWrite: redactUrlsIn },
     },
     destination ?? defaultDestination(),
   )

@@ -95,6 +95,12 @@ function createMetrics() {
       labelNames: ['directive', 'disposition'] as const,
       registers,
     }),
+    rateLimited: new Counter({
+      name: 'pawtrait_rate_limited_total',
+      help: 'Requests this web process refused with 429 because a limit was reached, by limit name',
+      labelNames: ['limit'] as const,
+      registers,
+    }),
     buildInfo: new Gauge({
       name: 'pawtrait_build_info',
       help: 'Always 1; the running build version is its label',

@@ -7,10 +7,10 @@ export const isHttps = (env: Pick<Env, 'PUBLIC_URL'>) => Boolean(env.PUBLIC_URL?
 export const usesSecureCookies = (env: Pick<Env, 'NODE_ENV' | 'PUBLIC_URL'>) =>
   env.NODE_ENV === 'production' || isHttps(env)
 
-/** The site's origin where no request names it (emails, the start-up line): PUBLIC_URL, else this machine. */
+/**
+ * The site's origin in every absolute URL it gives out (emails, robots.txt, the sitemap, the OAuth
+ * callback, the start-up line): PUBLIC_URL, which production requires, else the address this
+ * machine listens on. Never a request's Host or X-Forwarded-Host (decision 0025).
+ */
 export const publicOrigin = (env: Pick<Env, 'PUBLIC_URL' | 'PORT'>) =>
   (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '')
-
-/** The site's origin as a request sees it: PUBLIC_URL when set, else the origin the request came to. */
-export const requestOrigin = (request: Request, env: Pick<Env, 'PUBLIC_URL'>) =>
-  (env.PUBLIC_URL ?? new URL(request.url).origin).replace(/\/$/, '')

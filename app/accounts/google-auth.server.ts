@@ -11,7 +11,7 @@ import { findOrCreateGoogleUser } from '#domain/accounts/google-account.server.t
 import type { User } from '#platform/db-schema.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
-import { usesSecureCookies } from '#platform/public-url.server.ts'
+import { publicOrigin, usesSecureCookies } from '#platform/public-url.server.ts'
 
 const GOOGLE_CALLBACK_PATH = '/api/auth/google/callback'
 
@@ -83,7 +83,7 @@ export function getGoogleAuth() {
     {
       clientID: env.GOOGLE_CLIENT_ID ?? '',
       clientSecret: env.GOOGLE_CLIENT_SECRET ?? '',
-      callbackURL: env.PUBLIC_URL ? new URL(GOOGLE_CALLBACK_PATH, env.PUBLIC_URL).toString() : GOOGLE_CALLBACK_PATH,
+      callbackURL: new URL(GOOGLE_CALLBACK_PATH, publicOrigin(env)).toString(),
       authorizationURL: env.GOOGLE_AUTHORIZATION_URL,
       tokenURL: env.GOOGLE_TOKEN_URL,
       userInfoURL: env.GOOGLE_USERINFO_URL,

@@ -2,6 +2,7 @@ import { json, redirect } from '@remix-run/node'
 import { requirePermission } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { readForm } from '#app/utils/form-body.server.ts'
+import { safeRedirectPath } from '#app/utils/redirect-to.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
 import { deleteTemplate, listTemplates } from '#domain/gallery/templates.server.ts'
@@ -29,5 +30,5 @@ export async function galleryAction(request: Request) {
   }
   const back = new URL(request.url)
   back.searchParams.delete('index')
-  return redirect(back.pathname + back.search)
+  return redirect(safeRedirectPath(back.pathname + back.search))
 }

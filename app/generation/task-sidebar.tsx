@@ -86,7 +86,12 @@ export function TaskSidebar({ userId }: { userId: string }) {
     }
   }, [])
 
-  const live = useTaskStream(userId, (task) => applyFresh([task]))
+  // A revoked session: the loaders, asked again, sign this tab out (or send it to /login).
+  const live = useTaskStream(
+    userId,
+    (task) => applyFresh([task]),
+    () => latest.current.revalidate(),
+  )
 
   useEffect(() => {
     if (!activeKey || live) return

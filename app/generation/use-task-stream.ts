@@ -19,13 +19,14 @@ const SUPERSEDED_REOPEN_MS = 60_000
  * the stream is up: while it is not (never opened, refused, or reconnecting after a drop), the
  * caller polls instead. The browser reconnects by itself after a drop, sending Last-Event-ID; a
  * refused or superseded stream is tried again later, at a random moment so that tabs do not come
- * back together.
+ * back together. A stream whose session was revoked (signed out elsewhere, password changed,
+ * banned, deleted) is never opened again with it: `onRevoked` lets the page learn who is signed in.
  */
-export function useTaskStream(userId: string, onTask: (task: ClientTask) => void) {
+export function useTaskStream(userId: string, onTask: (task: ClientTask) => void, onRevoked: () => void) {
   const [live, setLive] = useState(false)
-  const latest = useRef(onTask)
+  const latest = useRef({ onTask, onRevoked })
   useEffect(() => {
-    latest.current = onTask
+    latest.current = { onTask, onRevoked }
   })
 
   useEffect(() => {
@@ -53,9 +54,14 @@ export function useTaskStream(userId: string, onTask: (task: ClientTask) => void
         setLive(false)
         openLater(SUPERSEDED_REOPEN_MS)
       })
+      source.addEventListener('revoked', () => {
+        source.close()
+        setLive(false)
+        latest.current.onRevoked()
+      })
       source.addEventListener('task', (event) => {
         try {
-          latest.current(JSON.parse((event as MessageEvent<string>).data) as ClientTask)
+          latest.current.onTask(JSON.parse((event as MessageEvent<string>).data) as ClientTask)
         } catch {
           // a garbled event: the next one, or the polling, brings the task's state
         }

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { recordPageView } from '#domain/analytics/events.server.ts'
 import { apiHandler, readJson } from '#app/utils/api.server.ts'
 import { getOptionalUser } from '#domain/sessions/auth.server.ts'
+import { pathOf } from '#platform/url-redaction.ts'
 
 const beaconSchema = z.object({
   path: z
@@ -9,7 +10,7 @@ const beaconSchema = z.object({
     .startsWith('/', 'path must start with /')
     .max(2000, 'path is too long')
     // Only the path is kept: query strings can carry tokens.
-    .transform((path) => new URL(path, 'http://localhost').pathname),
+    .transform(pathOf),
 })
 
 /** The page-view beacon of client-side navigations (app/analytics/page-view-beacon.tsx). */

@@ -11,7 +11,7 @@ import { getOptionalUser } from '#domain/sessions/auth.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { isGoogleConfigured } from '#app/accounts/google-auth.server.ts'
-import { safeRedirectPath } from '#app/utils/redirect-to.ts'
+import { safeRedirectPath } from '#app/utils/redirect-to.server.ts'
 import { getClientAddress } from '#platform/client-address.server.ts'
 import { seo } from '#app/document/seo.ts'
 

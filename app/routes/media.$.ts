@@ -1,8 +1,14 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { mediaResponse } from '#app/utils/media-response.server.ts'
+import { isScreenshotKey } from '#domain/payments/payment-screenshots.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
 
-/** GET /media/<key>: stored media. Keys are unguessable content hashes under random prefixes. */
+/**
+ * GET /media/<key>: stored media. Keys are unguessable content hashes under random prefixes.
+ * Payment screenshots are not served here, only at their signed URL (payment-screenshots.$id.ts).
+ */
 export function loader({ request, params }: LoaderFunctionArgs) {
-  return mediaResponse(request, getStorage(), params['*'] ?? '')
+  const key = params['*'] ?? ''
+  if (isScreenshotKey(key)) return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain' } })
+  return mediaResponse(request, getStorage(), key)
 }

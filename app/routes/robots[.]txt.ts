@@ -1,8 +1,9 @@
 import { getEnv } from '#platform/env.server.ts'
-import { requestOrigin } from '#platform/public-url.server.ts'
+import { publicOrigin } from '#platform/public-url.server.ts'
 
-export async function loader({ request }: { request: Request }) {
-  const origin = requestOrigin(request, getEnv())
+// Listed URLs come from PUBLIC_URL, never from the request's Host: the answer is cached publicly.
+export async function loader() {
+  const origin = publicOrigin(getEnv())
   // The administrators' pages are not listed: a crawler only ever gets their redirect to /login,
   // and a Disallow line would advertise where they are.
   const lines = ['User-agent: *', 'Allow: /', 'Disallow: /api/', `Sitemap: ${origin}/sitemap.xml`]

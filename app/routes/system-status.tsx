@@ -65,6 +65,26 @@ export default function SystemStatusPage() {
         </ol>
       )}
 
+      <h2>Rate limits</h2>
+      {status.rateLimits.tripped.length === 0 && status.rateLimits.delayedAccounts === 0 ? (
+        <p className="muted">No limit is reached now.</p>
+      ) : (
+        <StatusTable columns={['Limit', 'Reached by']}>
+          {status.rateLimits.tripped.map((limit) => (
+            <tr key={limit.name}>
+              <th scope="row">{limit.name}</th>
+              <td>{limit.subjects}</td>
+            </tr>
+          ))}
+          {status.rateLimits.delayedAccounts > 0 ? (
+            <tr>
+              <th scope="row">login:account-delay</th>
+              <td>{status.rateLimits.delayedAccounts}</td>
+            </tr>
+          ) : null}
+        </StatusTable>
+      )}
+
       <h2>Providers</h2>
       {status.providers.length === 0 ? (
         <p className="muted">No provider check recorded yet (npm run providers:check, or a worker start).</p>
@@ -111,7 +131,7 @@ export default function SystemStatusPage() {
         {status.cspReports.lastDay} reported in the last day.
       </p>
       {status.cspReports.recent.length > 0 ? (
-        <StatusTable columns={['Directive', 'Blocked', 'Page', 'Mode', 'Received']}>
+        <StatusTable columns={['Directive', 'Blocked', 'Page', 'Mode', 'Count', 'Last seen']}>
           {status.cspReports.recent.map((report) => (
             <tr key={report.id}>
               <th scope="row" className="csp-directive">
@@ -120,8 +140,9 @@ export default function SystemStatusPage() {
               <td className="csp-url">{report.blockedUrl}</td>
               <td className="csp-url">{report.page}</td>
               <td>{report.disposition}</td>
+              <td>{report.count}</td>
               <td>
-                <Moment at={report.receivedAt} />
+                <Moment at={report.lastSeen} />
               </td>
             </tr>
           ))}

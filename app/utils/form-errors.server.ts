@@ -22,7 +22,7 @@ export function formErrorResponse<Data extends FormActionData = FormActionData>(
     : error.field
       ? submission.reply({ fieldErrors: { [error.field]: [error.message] } })
       : submission.reply({ formErrors: [error.message] })
-  return json<Data>({ ...extra, result } as Data, { status: error.status })
+  return json<Data>({ ...extra, result } as Data, { status: error.status, headers: error.headers })
 }
 
 /** The first message of a failed submission, for API answers. */

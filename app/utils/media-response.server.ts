@@ -3,17 +3,26 @@ import { createReadableStreamFromReadable } from '@remix-run/node'
 import type { ByteRange, MediaStorage } from '#platform/storage.server.ts'
 import { isValidMediaKey } from '#platform/storage.server.ts'
 
+/** How /media answers are cached: forever, by anyone (a key never changes its bytes). */
+const PUBLIC_FOREVER = 'public, max-age=31536000, immutable'
+
 /**
  * The answer to GET or HEAD /media/<key>: cached forever (a key never changes its bytes), with ETag
  * revalidation, single byte ranges so video players can seek, and `?download=name` for downloads.
+ * A private object (a payment screenshot behind its signed URL) passes its own `cacheControl`.
  */
-export async function mediaResponse(request: Request, storage: MediaStorage, key: string): Promise<Response> {
+export async function mediaResponse(
+  request: Request,
+  storage: MediaStorage,
+  key: string,
+  cacheControl = PUBLIC_FOREVER,
+): Promise<Response> {
   const info = isValidMediaKey(key) ? await storage.stat(key) : null
   if (!info) return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain' } })
 
   const etag = `"${createHash('sha256').update(key).digest('base64url').slice(0, 32)}"`
   const headers = new Headers({
-    'Cache-Control': 'public, max-age=31536000, immutable',
+    'Cache-Control': cacheControl,
     ETag: etag,
   })
   if (matchesEtag(request.headers.get('If-None-Match'), etag)) {

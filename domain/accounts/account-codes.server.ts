@@ -8,6 +8,8 @@ import { sendCodeLimits } from '#domain/limits/account-limits.server.ts'
 import { consumeRateLimits } from '#domain/limits/rate-limit.server.ts'
 import { revokeUserSessions } from '#domain/sessions/session.server.ts'
 import { findUserByEmail } from '#domain/accounts/user.server.ts'
+import { clearLoginFailures } from '#domain/limits/login-delay.server.ts'
+import { rememberSignInAddress } from '#domain/accounts/sign-in-addresses.server.ts'
 import {
   CODE_TTL_MINUTES,
   issueVerificationCode,
@@ -87,4 +89,7 @@ export async function resetPassword(db: DB, input: PasswordReset, ip: string) {
     .where('id', '=', user.id)
     .execute()
   await revokeUserSessions(db, user.id)
+  // Whoever reads the mailbox is the owner: guesses at the old password no longer hold them back.
+  await clearLoginFailures(db, input.email)
+  await rememberSignInAddress(db, user.id, ip)
 }

@@ -9,6 +9,8 @@ import { recordLogin, recordRegistration } from '#domain/analytics/events.server
 import { assertWithinRateLimits, consumeRateLimits, countHits } from '#domain/limits/rate-limit.server.ts'
 import { hashToken } from '#domain/sessions/session.server.ts'
 import { createUser, findUserByEmail, findUserById } from '#domain/accounts/user.server.ts'
+import { claimLoginAttempt, clearLoginFailures, countLoginFailure } from '#domain/limits/login-delay.server.ts'
+import { hasSignedInFrom, rememberSignInAddress } from '#domain/accounts/sign-in-addresses.server.ts'
 import { consumeVerificationCode, type CodePurpose } from '#domain/accounts/verification-code.server.ts'
 
 export const bannedMessage = 'Your account has been banned, please contact the administrator'
@@ -28,18 +30,25 @@ export async function signIn(db: DB, userId: string) {
 
 /**
  * Email and password login. An unknown email costs the same time as a wrong password (a decoy
- * hash is verified), and both answer the same message. Only failures count against the limits.
+ * hash is verified), and both answer the same message. Only failures count against the per-client
+ * limits; the account's growing delay (login-delay.server.ts) holds back every client but those the
+ * user has signed in from before, and a right password clears it.
  */
 export async function logIn(db: DB, input: { email: string; password: string }, ip: string) {
   const limits = loginFailureLimits(ip, input.email)
   await assertWithinRateLimits(db, limits)
   const user = await findUserByEmail(db, input.email)
+  const ownersClient = user !== undefined && (await hasSignedInFrom(db, user.id, ip))
+  if (!ownersClient) await claimLoginAttempt(db, input.email)
   const valid = await verifyPassword(user?.password_hash, input.password)
   if (!user || !valid) {
     await countHits(db, limits)
+    if (ownersClient) await countLoginFailure(db, input.email)
     throw new HttpError(401, 'Invalid email or password')
   }
+  await clearLoginFailures(db, input.email)
   if (user.is_banned) throw forbidden(bannedMessage)
+  await rememberSignInAddress(db, user.id, ip)
   const session = await signIn(db, user.id)
   recordLogin(user.id, ip, 'password')
   return session
@@ -64,7 +73,8 @@ interface Registration {
  * address are limited (the bonus could otherwise be farmed with throw-away addresses).
  */
 export async function register(db: DB, input: Registration, ip: string) {
-  const limits = registrationLimits(ip, getEnv().REGISTRATIONS_PER_IP_PER_HOUR)
+  const env = getEnv()
+  const limits = registrationLimits(ip, env.REGISTRATIONS_PER_IP_PER_HOUR, env.REGISTRATIONS_PER_IPV6_48_PER_HOUR)
   await assertWithinRateLimits(db, limits)
   if (await findUserByEmail(db, input.email)) throw emailTaken()
   const verified = isEmailVerificationEnabled()
@@ -80,6 +90,7 @@ export async function register(db: DB, input: Registration, ip: string) {
     throw error
   })
   await countHits(db, limits)
+  await rememberSignInAddress(db, user.id, ip)
   recordRegistration(user.id, ip, 'password')
   return signIn(db, user.id)
 }

@@ -21,6 +21,7 @@ export function getTaskStreams(): TaskStreams {
     heartbeatMs: env.LIVE_UPDATES_HEARTBEAT_MS,
     maxAgeMs: env.LIVE_UPDATES_MAX_STREAM_AGE_MS,
     maxStreamsPerUser: env.LIVE_UPDATES_MAX_STREAMS_PER_USER,
+    sessionCheckMs: env.LIVE_UPDATES_SESSION_CHECK_MS,
   })
   return shared
 }

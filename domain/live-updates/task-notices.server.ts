@@ -2,7 +2,10 @@ import pg from 'pg'
 import { z } from 'zod'
 import type { AppLogger } from '#platform/logger.server.ts'
 
-/** The channel the generation_tasks trigger notifies on (migration 2026-11-25-0023). */
+/**
+ * The channel the generation_tasks trigger notifies on (migration 2026-11-25-0023), and the
+ * sessions and users triggers when a user's sessions were revoked (migration 2026-11-26-0032).
+ */
 const TASK_UPDATES_CHANNEL = 'task_updates'
 
 /** One committed change of a task: whose, which, its change number, and whether the shared queue moved. */
@@ -13,11 +16,20 @@ export interface TaskNotice {
   queueChanged: boolean
 }
 
-const noticeSchema = z.object({ t: z.string(), u: z.string(), s: z.number(), q: z.boolean() })
+/** Some of the user's sessions were revoked (a logout, a password change, a ban, a deletion). */
+export interface RevocationNotice {
+  revokedUserId: string
+}
 
-function parseTaskNotice(payload: string | undefined): TaskNotice | null {
+const noticeSchema = z.union([
+  z.object({ t: z.string(), u: z.string(), s: z.number(), q: z.boolean() }),
+  z.object({ r: z.string() }),
+])
+
+function parseNotice(payload: string | undefined): TaskNotice | RevocationNotice | null {
   try {
     const notice = noticeSchema.parse(JSON.parse(payload ?? ''))
+    if ('r' in notice) return { revokedUserId: notice.r }
     return { taskId: notice.t, userId: notice.u, seq: notice.s, queueChanged: notice.q }
   } catch {
     return null
@@ -28,6 +40,7 @@ interface ListenOptions {
   connectionString: string
   applicationName?: string
   onNotice: (notice: TaskNotice) => void
+  onRevocation: (notice: RevocationNotice) => void
   /** Called after every (re)connection: notices sent while it was down are lost, so callers catch up. */
   onConnected: () => void
   onReconnect?: () => void
@@ -37,7 +50,7 @@ interface ListenOptions {
 }
 
 /**
- * One dedicated connection that LISTENs for task changes. A lost connection (database restart,
+ * One dedicated connection that LISTENs for task changes and session revocations. A lost connection (database restart,
  * network) is retried with a doubling delay up to `maxDelayMs`; no error ever escapes, so the web
  * process keeps serving while the database is away. It needs a session connection (not a
  * transaction-mode pooler).
@@ -75,8 +88,9 @@ export function listenForTaskNotices(options: ListenOptions) {
     next.on('error', (error) => retry(error.message))
     next.on('end', () => retry('connection ended'))
     next.on('notification', (message) => {
-      const notice = parseTaskNotice(message.payload)
-      if (notice) options.onNotice(notice)
+      const notice = parseNotice(message.payload)
+      if (notice && 'revokedUserId' in notice) options.onRevocation(notice)
+      else if (notice) options.onNotice(notice)
     })
     try {
       await next.connect()

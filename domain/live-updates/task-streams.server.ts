@@ -2,6 +2,7 @@ import type { DB } from '#platform/db.server.ts'
 import type { AppLogger } from '#platform/logger.server.ts'
 import type { Metrics } from '#platform/metrics.server.ts'
 import { listenForTaskNotices, type TaskNotice } from '#domain/live-updates/task-notices.server.ts'
+import { hashToken, liveSessionHashes } from '#domain/sessions/session.server.ts'
 import {
   readQueuedTaskUpdates,
   readTaskUpdate,
@@ -17,6 +18,10 @@ import {
  * QUEUE_REFRESH_MS. A comment line every `heartbeatMs` keeps proxies from closing idle streams.
  * A stream ends after `maxAgeMs` (plus up to half as much, so they do not all end at once): the
  * browser reconnects, which checks its session again (a signed-out session stops hearing).
+ * A revoked session does not wait for that: the sessions trigger's notice makes the user's streams
+ * here check their sessions at once, and every stream's session is checked every `sessionCheckMs`
+ * anyway (a revocation whose notice was lost). A stream whose session is gone gets `event: revoked`
+ * and ends; the browser must not reconnect with that session.
  */
 
 export interface TaskStreamOptions {
@@ -29,6 +34,7 @@ export interface TaskStreamOptions {
   heartbeatMs: number
   maxAgeMs: number
   maxStreamsPerUser: number
+  sessionCheckMs: number
 }
 
 /** Queue places are re-sent at most this often, however often the queue changes. */
@@ -36,6 +42,8 @@ const QUEUE_REFRESH_MS = 500
 
 interface OpenStream {
   userId: string
+  /** The session it was opened with, as the sessions table keys it. */
+  tokenHash: string
   /** The newest change number sent (the browser's Last-Event-ID on reconnection); null before any. */
   lastSeq: number | null
   endsAt: number
@@ -47,6 +55,8 @@ interface OpenStream {
 const RETRY_MS = 2000
 /** Tells the oldest of a user's streams, at the cap, that a newer tab took its place: that tab polls for a while. */
 const SUPERSEDED_EVENT = 'event: superseded\ndata: \n\n'
+/** Tells a stream that its session was revoked (signed out, password changed, banned, deleted): do not reconnect. */
+const REVOKED_EVENT = 'event: revoked\ndata: \n\n'
 /** Chunks queued for a client that does not read: beyond this its stream is closed (it reconnects and catches up). */
 const MAX_BACKLOG = 200
 
@@ -58,6 +68,7 @@ export function createTaskStreams(options: TaskStreamOptions) {
   let listener: ReturnType<typeof listenForTaskNotices> | null = null
   let heartbeat: NodeJS.Timeout | undefined
   let queueRefresh: NodeJS.Timeout | undefined
+  let sessionCheck: NodeJS.Timeout | undefined
 
   const all = () => [...byUser.values()].flatMap((streams) => [...streams])
 
@@ -93,8 +104,28 @@ export function createTaskStreams(options: TaskStreamOptions) {
     }, QUEUE_REFRESH_MS)
   }
 
-  /** After the listener (re)connects: changes made meanwhile were not heard, so every stream catches up. */
+  /** Ends, with `event: revoked`, the streams whose session no longer signs anyone in. */
+  async function checkSessions(streams: OpenStream[]) {
+    if (streams.length === 0) return
+    const live = await liveSessionHashes(
+      db,
+      streams.map((stream) => stream.tokenHash),
+    )
+    for (const stream of streams) {
+      if (live.has(stream.tokenHash)) continue
+      stream.write(REVOKED_EVENT)
+      stream.close()
+    }
+  }
+
+  const checkSessionsOf = (streams: OpenStream[]) =>
+    checkSessions(streams).catch((error: unknown) =>
+      logger.warn({ err: error }, 'live updates: checking sessions failed; checking again later'),
+    )
+
+  /** After the listener (re)connects: changes and revocations made meanwhile were not heard, so every stream catches up. */
   async function catchUp() {
+    await checkSessionsOf(all())
     for (const stream of all()) {
       await replay(stream, stream.lastSeq).catch((error: unknown) =>
         logger.warn({ err: error }, 'live updates: catching up failed'),
@@ -111,6 +142,7 @@ export function createTaskStreams(options: TaskStreamOptions) {
         void onNotice(notice).catch((error: unknown) =>
           logger.warn({ err: error }, 'live updates: reading a task failed'),
         ),
+      onRevocation: ({ revokedUserId }) => void checkSessionsOf([...(byUser.get(revokedUserId) ?? [])]),
       onConnected: () => void catchUp(),
       onReconnect: () => metrics.liveUpdateReconnects.inc(),
     })
@@ -122,6 +154,8 @@ export function createTaskStreams(options: TaskStreamOptions) {
       }
     }, options.heartbeatMs)
     heartbeat.unref()
+    sessionCheck ??= setInterval(() => void checkSessionsOf(all()), options.sessionCheckMs)
+    sessionCheck.unref()
   }
 
   function remove(stream: OpenStream) {
@@ -138,7 +172,12 @@ export function createTaskStreams(options: TaskStreamOptions) {
      * superseded: the tab just opened is the one being looked at, and a connection whose peer
      * vanished without closing it (a phone gone offline) must not hold a slot until a ping fails.
      */
-    open(userId: string, lastEventId: string | null, signal: AbortSignal): ReadableStream<Uint8Array> {
+    open(
+      session: { userId: string; token: string },
+      lastEventId: string | null,
+      signal: AbortSignal,
+    ): ReadableStream<Uint8Array> {
+      const { userId } = session
       const streams = byUser.get(userId) ?? new Set<OpenStream>()
       const excess = streams.size + 1 - options.maxStreamsPerUser
       for (const oldest of excess > 0 ? [...streams].slice(0, excess) : []) {
@@ -153,6 +192,7 @@ export function createTaskStreams(options: TaskStreamOptions) {
           let open = true
           stream = {
             userId,
+            tokenHash: hashToken(session.token),
             lastSeq,
             endsAt: Date.now() + options.maxAgeMs * (1 + Math.random() / 2),
             write(chunk) {

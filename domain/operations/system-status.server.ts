@@ -1,7 +1,8 @@
 /**
  * What the System Status page shows a super administrator: the queue and the last day's outcomes
  * per kind with the commonest failure reasons, each provider's last check, the workers alive in
- * the last minute, the Content-Security-Policy violations browsers reported, where media is stored
+ * the last minute, the rate limits reached now (docs/limits.md), the Content-Security-Policy
+ * violations browsers reported, where media is stored
  * and which build runs. Read from the database on each
  * visit (and each 10 s refresh): a few grouped counts over the last day's tasks.
  */
@@ -12,7 +13,10 @@ import type { TaskKind } from '#platform/db-schema.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { listProviderChecks } from '#domain/generation/provider-checks.server.ts'
 import { cspReportSummary } from '#domain/operations/csp-reports.server.ts'
+import { redactUrlsIn } from '#platform/url-redaction.ts'
 import { listLiveWorkers } from '#domain/operations/worker-processes.server.ts'
+import { trippedRateLimits } from '#domain/limits/rate-limit.server.ts'
+import { delayedAccountCount } from '#domain/limits/login-delay.server.ts'
 
 export interface KindStatus {
   kind: TaskKind
@@ -28,20 +32,24 @@ const kinds: TaskKind[] = ['image', 'video']
 const REASONS_SHOWN = 5
 
 export async function systemStatus(db: DB) {
-  const [tasks, failureReasons, providers, workers, cspReports] = await Promise.all([
+  const [tasks, failureReasons, providers, workers, cspReports, tripped, delayedAccounts] = await Promise.all([
     taskCountsByKind(db),
     commonFailureReasons(db),
     listProviderChecks(db),
     listLiveWorkers(db),
     cspReportSummary(db),
+    trippedRateLimits(db),
+    delayedAccountCount(db),
   ])
   const env = getEnv()
   return {
     tasks,
-    failureReasons,
-    providers,
+    // Provider errors can quote a URL with a signature or a key in its query (decision 0025).
+    failureReasons: failureReasons.map((row) => ({ ...row, reason: redactUrlsIn(row.reason) })),
+    providers: providers.map((check) => ({ ...check, detail: check.detail && redactUrlsIn(check.detail) })),
     workers,
     cspReports,
+    rateLimits: { tripped, delayedAccounts },
     storage: {
       driver: env.STORAGE_DRIVER,
       location: env.STORAGE_DRIVER === 's3' ? (env.S3_BUCKET ?? '') : `${env.DATA_DIR}/media`,

@@ -1,12 +1,12 @@
 import { sql } from 'kysely'
-import type { PaymentProof, User } from '#platform/db-schema.ts'
+import type { PaymentProof, ProofStatus, User } from '#platform/db-schema.ts'
 import type { DB, Tx } from '#platform/db.server.ts'
 import { queueEmail } from '#platform/email.server.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { forbidden, HttpError, notFound } from '#domain/http-error.server.ts'
 import { normalizeUploadedImage } from '#domain/media/images.server.ts'
-import { mediaUrl } from '#domain/media/media-url.ts'
 import { getStorage, mediaKey } from '#platform/storage.server.ts'
+import { SCREENSHOT_PREFIX, signedScreenshotUrl } from '#domain/payments/payment-screenshots.server.ts'
 import { recordCreditPurchase, recordPayment } from '#domain/analytics/events.server.ts'
 import { grantCredits } from '#domain/credits/credits.server.ts'
 import { formatUsd, paymentMethodLabels, priceCents, type ProofInput } from '#domain/payments/payment-rules.ts'
@@ -19,7 +19,8 @@ import {
 } from '#domain/payments/payment-verification.server.ts'
 
 type Owner = Pick<User, 'id' | 'name' | 'email'>
-export type ProofWithOwner = PaymentProof & { owner_name: string; owner_email: string }
+/** A proof whose account still exists (a deleted account's proofs have no owner: account-deletion.server.ts). */
+export type ProofWithOwner = PaymentProof & { user_id: string; owner_name: string; owner_email: string }
 export type PendingProof = ProofWithOwner & VerificationColumns
 
 export const PROOF_SUBMITTED_MESSAGE =
@@ -66,7 +67,7 @@ export async function submitPaymentProof(
       return proof
     })
     recordPayment(clientIp, proof)
-    return { ...proof, owner_name: owner.name, owner_email: owner.email }
+    return { ...proof, user_id: owner.id, owner_name: owner.name, owner_email: owner.email }
   } catch (error) {
     if (isUniqueViolation(error, 'payment_proofs_transaction_key')) {
       throw new HttpError(409, 'This transaction ID has already been submitted for this payment method')
@@ -77,7 +78,7 @@ export async function submitPaymentProof(
 
 async function prepareScreenshot(file: File) {
   const image = await normalizeUploadedImage(Buffer.from(await file.arrayBuffer()))
-  return { ...image, key: mediaKey('payments', image.bytes, image.ext) }
+  return { ...image, key: mediaKey(SCREENSHOT_PREFIX, image.bytes, image.ext) }
 }
 
 function isUniqueViolation(error: unknown, constraint: string) {
@@ -91,6 +92,7 @@ function proofsWithOwner(db: DB | Tx) {
     .innerJoin('users', 'users.id', 'payment_proofs.user_id')
     .selectAll('payment_proofs')
     .select(['users.name as owner_name', 'users.email as owner_email'])
+    .$narrowType<{ user_id: string }>()
 }
 
 /**
@@ -153,7 +155,7 @@ export async function reviewPaymentProof(db: DB, review: Review): Promise<ProofW
 
     if (review.approved) {
       await grantCredits(tx, {
-        userId: proof.user_id,
+        userId: existing.user_id,
         type: 'purchase',
         amount: proof.credit_amount,
         description: `Purchased ${proof.credit_amount} credits (${paymentMethodLabels[proof.payment_method]})`,
@@ -161,7 +163,7 @@ export async function reviewPaymentProof(db: DB, review: Review): Promise<ProofW
       })
     }
     await queueEmail(tx, reviewEmail(proof, existing.owner_email, existing.owner_name))
-    return { ...proof, owner_name: existing.owner_name, owner_email: existing.owner_email }
+    return { ...proof, user_id: existing.user_id, owner_name: existing.owner_name, owner_email: existing.owner_email }
   })
   if (reviewed.status === 'approved') recordCreditPurchase(reviewed)
   return reviewed
@@ -183,7 +185,10 @@ function reviewEmail(proof: PaymentProof, to: string, name: string) {
   }
 }
 
-/** A payment proof as the API answers it (spec section 3), with its owner in userId. */
+/**
+ * A payment proof as the API answers it (spec section 3), with its owner in userId. Only for the
+ * owner and super administrators: its `screenshotUrl` is a short-lived signed URL (decision 0027).
+ */
 export function toPublicProof(proof: ProofWithOwner) {
   return {
     _id: proof.id,
@@ -194,7 +199,7 @@ export function toPublicProof(proof: ProofWithOwner) {
     creditAmount: proof.credit_amount,
     amount: proof.amount_cents / 100,
     paymentNote: proof.note,
-    screenshotUrl: mediaUrl(proof.screenshot_key),
+    screenshotUrl: proof.screenshot_key ? signedScreenshotUrl(proof.id) : null,
     status: proof.status,
     reviewReason: proof.review_reason,
     createdAt: proof.created_at.toISOString(),
@@ -208,3 +213,44 @@ export function toPendingProof(proof: PendingProof) {
 }
 
 export type PublicPendingProof = ReturnType<typeof toPendingProof>
+
+/** Why a deleted account's pending proof is closed as rejected. */
+const ACCOUNT_DELETED_REASON = 'The account was deleted before the review'
+
+/**
+ * A deleted account's proofs stay for accounting, anonymised (decision 0027): the payment method,
+ * transaction id, amounts, status, review and dates remain; the owner, the note (free text) and the
+ * screenshot go, and a pending one is closed as rejected (nobody is left to credit). Answers the
+ * screenshot keys no other proof uses, for deletion from storage once this transaction commits.
+ */
+export async function anonymiseProofsOf(tx: Tx, userId: string): Promise<string[]> {
+  const proofs = await tx
+    .selectFrom('payment_proofs')
+    .select('screenshot_key')
+    .where('user_id', '=', userId)
+    .forUpdate()
+    .execute()
+  await tx
+    .updateTable('payment_proofs')
+    .set({
+      user_id: null,
+      note: '',
+      screenshot_key: null,
+      status: sql<ProofStatus>`CASE WHEN status = 'pending' THEN 'rejected' ELSE status END`,
+      review_reason: sql<
+        string | null
+      >`CASE WHEN status = 'pending' THEN ${ACCOUNT_DELETED_REASON} ELSE review_reason END`,
+      reviewed_at: sql<Date>`coalesce(reviewed_at, now())`,
+    })
+    .where('user_id', '=', userId)
+    .execute()
+  const keys = [...new Set(proofs.flatMap((proof) => (proof.screenshot_key ? [proof.screenshot_key] : [])))]
+  if (keys.length === 0) return []
+  // Keys are content hashes: the same picture sent by someone else stays for their proof.
+  const shared = await tx
+    .selectFrom('payment_proofs')
+    .select('screenshot_key')
+    .where('screenshot_key', 'in', keys)
+    .execute()
+  return keys.filter((key) => !shared.some((proof) => proof.screenshot_key === key))
+}

@@ -18,16 +18,28 @@ export async function createSession(db: DB, userId: string) {
   return { token, expiresAt }
 }
 
-/** The user a token belongs to, if the session is live and the user is not banned. */
-export function findSessionUser(db: DB, token: string) {
+/** Sessions that still sign someone in: not expired, not revoked, their user not banned. */
+function liveSessions(db: DB) {
   return db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .selectAll('users')
-    .where('sessions.token_hash', '=', hashToken(token))
     .where('sessions.expires_at', '>', new Date())
     .where('users.is_banned', '=', false)
-    .executeTakeFirst()
+}
+
+/** The user a token belongs to, if the session is live and the user is not banned. */
+export function findSessionUser(db: DB, token: string) {
+  return liveSessions(db).selectAll('users').where('sessions.token_hash', '=', hashToken(token)).executeTakeFirst()
+}
+
+/** Which of these token hashes still sign someone in (the live streams' session checks). */
+export async function liveSessionHashes(db: DB, tokenHashes: readonly string[]): Promise<Set<string>> {
+  if (tokenHashes.length === 0) return new Set()
+  const rows = await liveSessions(db)
+    .select('sessions.token_hash')
+    .where('sessions.token_hash', 'in', [...new Set(tokenHashes)])
+    .execute()
+  return new Set(rows.map((row) => row.token_hash))
 }
 
 export async function revokeSession(db: DB, token: string) {

@@ -3,11 +3,9 @@ import { z } from 'zod'
 import type { User } from '#platform/db-schema.ts'
 import type { DB, Tx } from '#platform/db.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
-import { getStorage } from '#platform/storage.server.ts'
 import { setCredits } from '#domain/credits/credits.server.ts'
 import { revokeUserSessions } from '#domain/sessions/session.server.ts'
-import { userTaskKeys } from '#domain/generation/user-tasks.server.ts'
-import { userPetPhotoKeys } from '#domain/pets/pets.server.ts'
+import { deleteAccount } from '#domain/user-management/account-deletion.server.ts'
 import { createUser, findUserByEmail, normalizeRole } from '#domain/accounts/user.server.ts'
 
 /**
@@ -181,19 +179,13 @@ async function changeUser<T>(
   })
 }
 
-/**
- * Deletes the account with its tasks, ledger, proofs and saved pets (cascade), then its photos,
- * results, pets' photos and avatar. Payment screenshots stay: their content-hashed keys may be shared with other proofs.
- */
+/** Deletes the account (account-deletion.server.ts); super administrators are protected. */
 export async function deleteUserAsAdmin(db: DB, id: string) {
-  const { user, keys } = await changeUser(db, id, { protectSuperadmin: true }, async (tx, user) => {
-    const keys = [...(await userTaskKeys(tx, user.id)), ...(await userPetPhotoKeys(tx, user.id))]
-    if (user.profile_picture) keys.push(user.profile_picture)
-    await tx.deleteFrom('users').where('id', '=', user.id).execute()
-    return { user, keys }
+  if (!isUuid(id)) refuse('notFound')
+  const user = await deleteAccount(db, id, (user) => {
+    if (user.role === 'superadmin') refuse('superadminProtected')
   })
-  await getStorage().deleteMany(keys)
-  return user
+  return user ?? refuse('notFound')
 }
 
 /** Sets the balance; the difference goes to the ledger as an 'adjustment'. */

@@ -114,6 +114,28 @@ test('a tab whose stream a newer tab superseded polls and stays off the stream f
   await context.close()
 })
 
+test('signing out in another tab ends this tab’s stream: it shows the sign-in page and does not reconnect', async ({
+  browser,
+}) => {
+  const { context } = await newUserContext(browser, { name: 'Revoked' })
+  const page = await context.newPage()
+  let streamRequests = 0
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/tasks/events')) streamRequests++
+  })
+  const streamOpened = page.waitForResponse((response) => response.url().endsWith('/api/tasks/events'))
+  await page.goto('/profile')
+  await streamOpened
+
+  // Another tab of the same browser signs out: the server ends this tab's stream with `event: revoked`.
+  expect((await context.request.post('/api/auth/logout')).status()).toBe(200)
+  // The page's loaders, asked again, find nobody signed in: /profile sends the tab to /login.
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fprofile/, { timeout: 5_000 })
+  await page.waitForTimeout(3000)
+  expect(streamRequests).toBe(1)
+  await context.close()
+})
+
 test('a finished video emails its link; the unsubscribe link works from a fresh browser and the profile switch without JavaScript', async ({
   browser,
   baseURL,

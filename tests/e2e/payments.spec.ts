@@ -41,12 +41,17 @@ test('a user submits a payment proof, the superadmin approves it and the credits
   // The note is shown as text: its markup is neither rendered nor run.
   await expect(card.getByText(note)).toBeVisible()
   await expect(adminPage).not.toHaveTitle('hacked')
-  await expect(card.getByRole('link', { name: /Payment screenshot/ })).toHaveAttribute(
-    'href',
-    /^\/media\/payments\/.+\.jpg$/,
-  )
+  // A short-lived signed URL (decision 0027), kept only by this browser.
+  const link = card.getByRole('link', { name: /Payment screenshot/ })
+  await expect(link).toHaveAttribute('href', /^\/payment-screenshots\/[0-9a-f-]{36}\?expires=\d+&signature=[\w-]+$/)
   const thumbnail = card.getByRole('img', { name: /Payment screenshot/ })
   await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(60)
+  const served = await adminPage.request.get((await link.getAttribute('href')) ?? '')
+  expect(served.status()).toBe(200)
+  expect(served.headers()['cache-control']).toMatch(/^private, max-age=\d+$/)
+  // A tampered signature is refused.
+  const tampered = (await link.getAttribute('href'))?.replace(/signature=.*/, 'signature=forged') ?? ''
+  expect((await buyer.context.request.get(tampered)).status()).toBe(403)
 
   // The on-chain check: e2e points the chain APIs at a closed port, so it is unavailable, and the
   // reviewer can ask for a fresh check.

@@ -29,6 +29,14 @@ test('without JavaScript the page renders on the server; a user without the role
   const page = await noJs.newPage()
   await page.goto('/system-status')
   await expect(page.getByRole('heading', { name: 'Most common failure reasons (24 h)' })).toBeVisible()
+  // A code just sent fills its mailbox's one-a-minute limit, which the page lists (docs/limits.md).
+  const sent = await page.request.post('/api/auth/send-verification-code', {
+    data: { email: `status-${Date.now()}@example.com` },
+  })
+  expect(sent.status()).toBe(200)
+  await page.reload()
+  await expect(page.getByRole('heading', { name: 'Rate limits' })).toBeVisible()
+  await expect(page.getByRole('row', { name: /^send-code:register:minute \d+$/ })).toBeVisible()
   await expect(page.getByText('Storage')).toBeVisible()
   await Promise.all([context.close(), noJs.close()])
 

@@ -1,6 +1,11 @@
-// A web process of its own for tests (tests/helpers/web-process.ts): the app of web-server.ts.
-import { startWebServer } from './web-server.ts'
+// A web process of its own for tests (tests/helpers/web-process.ts): the app of web-server.ts,
+// logging as server/index.ts does (one JSON line per request, console.* through the logger).
+import { initLogging } from '#platform/logger.server.ts'
+import { apiBuild, startWebServer } from './web-server.ts'
 
-const server = await startWebServer()
+const logger = initLogging('web')
+// Besides /api, the resource routes Node loads without a build (plain .ts modules).
+const resourceRoutes = ['routes/csp-report', 'routes/robots[.]txt', 'routes/sitemap[.]xml']
+const server = await startWebServer({}, { logger, metrics: null }, await apiBuild(resourceRoutes))
 console.log(`[web] listening at ${server.origin}`)
 process.on('SIGTERM', () => void server.close().then(() => process.exit(0)))

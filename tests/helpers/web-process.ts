@@ -7,6 +7,8 @@ import { waitFor } from './worker-process.ts'
  */
 export async function startWebProcess(env: Record<string, string> = {}) {
   const { output, stop } = startNodeProcess('tests/helpers/web-process-main.ts', env)
-  const origin = await waitFor(() => /\[web\] listening at (\S+)/.exec(output.join(''))?.[1], { timeout: 20_000 })
+  const origin = await waitFor(() => /\[web\] listening at (http:\/\/[\d.:]+)/.exec(output.join(''))?.[1], {
+    timeout: 20_000,
+  })
   return { origin, output, stop }
 }

@@ -26,13 +26,14 @@ interface RouteEntry {
   file: string
 }
 
-export async function apiBuild(): Promise<ServerBuild> {
+/** The /api routes, and `resourceRoutes` (ids such as `routes/csp-report`) besides. */
+export async function apiBuild(resourceRoutes: string[] = []): Promise<ServerBuild> {
   const appDirectory = path.resolve('app')
   const routes: Record<string, unknown> = {
     root: { id: 'root', path: '', module: { default: () => null } },
   }
   for (const route of Object.values(flatRoutes(appDirectory, ['**/.*', '**/*.test.*']))) {
-    if (!route.id.startsWith('routes/api.')) continue
+    if (!route.id.startsWith('routes/api.') && !resourceRoutes.includes(route.id)) continue
     routes[route.id] = { ...route, module: await import(path.join(appDirectory, route.file)) }
   }
   return {

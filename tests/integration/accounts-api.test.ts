@@ -94,18 +94,31 @@ describe('POST /api/auth/login', () => {
     expect(await answer.json()).toEqual({ message: 'Authentication expired, please log in again' })
   })
 
-  test('limits failed attempts per account and address (429): a stranger cannot lock the owner out', async () => {
+  test("a stranger's guesses hold the account back (429), never the owner's own address", async () => {
     await createTestUser({ email: 'brute@example.com', password: 'secret-pass' })
     const from = (ip: string, password: string) =>
       postFrom(ip, login, '/api/auth/login', { email: 'brute@example.com', password })
-    for (let attempt = 0; attempt < 10; attempt++) {
+    // The owner has signed in from their own address before.
+    expect((await from('198.51.100.67', 'secret-pass')).status).toBe(200)
+    for (let attempt = 0; attempt < 5; attempt++) {
       expect((await from('198.51.100.66', `guess-${attempt}`)).status).toBe(401)
     }
-    const limited = await from('198.51.100.66', 'secret-pass')
+    const held = await from('198.51.100.66', 'secret-pass')
+    expect(held.status).toBe(429)
+    expect(held.body.message).toMatch(/^Too many failed sign-ins to this account, please try again in \d+ seconds?$/)
+    expect((await from('198.51.100.68', 'secret-pass')).status).toBe(429)
+    expect((await from('198.51.100.67', 'secret-pass')).status).toBe(200)
+  })
+
+  test("limits failed attempts per account and address (429), even from the owner's own address", async () => {
+    await createTestUser({ email: 'typo@example.com', password: 'secret-pass' })
+    const from = (password: string) =>
+      postFrom('198.51.100.69', login, '/api/auth/login', { email: 'typo@example.com', password })
+    expect((await from('secret-pass')).status).toBe(200)
+    for (let attempt = 0; attempt < 10; attempt++) expect((await from(`typo-${attempt}`)).status).toBe(401)
+    const limited = await from('secret-pass')
     expect(limited.status).toBe(429)
     expect(limited.body.message).toMatch(/^Too many attempts, please try again in \d+ minutes?$/)
-    // The owner, from their own address, still signs in.
-    expect((await from('198.51.100.67', 'secret-pass')).status).toBe(200)
   })
 
   test('limits failed attempts per IP address across accounts (429)', async () => {

@@ -81,6 +81,17 @@ describe('/login', () => {
     expect(wrong.status).toBe(401)
     expect((await answer(wrong)).result.error).toMatchObject({ '': ['Invalid email or password'] })
   })
+
+  test('an account held back by guesses says so above the form, with Retry-After', async () => {
+    await createTestUser({ email: 'page-guessed@example.com', password: 'secret-pass' })
+    for (let n = 0; n < 5; n++) await submit(login, '/login', { email: 'page-guessed@example.com', password: 'guess' })
+    const held = await submit(login, '/login', { email: 'page-guessed@example.com', password: 'secret-pass' })
+    expect(held.status).toBe(429)
+    expect(held.headers.get('retry-after')).toMatch(/^\d+$/)
+    expect((await answer(held)).result.error?.['']?.[0]).toMatch(
+      /^Too many failed sign-ins to this account, please try again in \d+ seconds?$/,
+    )
+  })
 })
 
 describe('/register', () => {

@@ -25,6 +25,16 @@ async function withClient<T>(localAddress: string, run: (client: ReturnType<type
 
 test("a stranger's wrong guesses lock neither the owner's account nor other clients out", async () => {
   await createTestUser({ email: 'owner@example.com', password: 'owner-secret', role: 'superadmin' })
+  const ownerSignsIn = () =>
+    withClient('127.0.0.1', async (owner) => {
+      const response = await owner.fetch(
+        '/api/auth/login',
+        asJson({ email: 'owner@example.com', password: 'owner-secret' }),
+      )
+      return { status: response.status, body: (await response.json()) as { user?: { email: string } } }
+    })
+  // The owner has signed in from their address before (issue 30: that address is never delayed).
+  expect((await ownerSignsIn()).status).toBe(200)
   await withClient('127.0.0.2', async (stranger) => {
     const statuses: number[] = []
     for (let i = 0; i < 31; i++) {
@@ -37,14 +47,7 @@ test("a stranger's wrong guesses lock neither the owner's account nor other clie
     expect(statuses.slice(0, 10).every((status) => status === 401)).toBe(true)
     expect(statuses.at(-1)).toBe(429)
   })
-  await withClient('127.0.0.1', async (owner) => {
-    const response = await owner.fetch(
-      '/api/auth/login',
-      asJson({ email: 'owner@example.com', password: 'owner-secret' }),
-    )
-    expect(response.status).toBe(200)
-    expect((await response.json()).user.email).toBe('owner@example.com')
-  })
+  expect(await ownerSignsIn()).toMatchObject({ status: 200, body: { user: { email: 'owner@example.com' } } })
 })
 
 test('registrations are limited per address, with a message; another address can still register', async () => {

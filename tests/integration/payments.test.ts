@@ -111,14 +111,20 @@ describe('POST /api/image/submit-payment-proof', () => {
     expect(result.body.proof).toMatchObject({ paymentMethod: 'usdt_trc20', creditAmount: 1200, amount: 60 })
   })
 
-  test('stores a screenshot re-encoded from its content and serves its URL under /media', async () => {
+  test('stores a screenshot re-encoded from its content and answers a signed URL of it', async () => {
     const { token } = await createTestUser()
     const screenshot = new File([await pngBytes()], 'receipt.png', { type: 'image/png' })
     const result = await submitProof(token, { creditAmount: '100', transactionId: uniqueTransactionId(), screenshot })
     expect(result.status).toBe(201)
-    const url: string = result.body.proof.screenshotUrl
-    expect(url).toMatch(/^\/media\/payments\/\d{4}\/\d{2}\/[0-9a-f]{64}\.jpg$/)
-    const stored = await getStorage().stat(url.slice('/media/'.length))
+    const { id, screenshotUrl } = result.body.proof as { id: string; screenshotUrl: string }
+    expect(screenshotUrl).toMatch(new RegExp(`^/payment-screenshots/${id}\\?expires=\\d+&signature=[\\w-]{43}$`))
+    const { screenshot_key: key } = await getDb()
+      .selectFrom('payment_proofs')
+      .select('screenshot_key')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    expect(key).toMatch(/^payments\/\d{4}\/\d{2}\/[0-9a-f]{64}\.jpg$/)
+    const stored = await getStorage().stat(key!)
     expect(stored?.contentType).toBe('image/jpeg')
   })
 

@@ -160,6 +160,8 @@ const routes: RouteCase[] = [
   { file: 'logout.ts', guard: 'public' },
   { file: 'media.$.ts', guard: 'public' },
   { file: 'payment-review.tsx', guard: 'reviewPayments', path: '/payment-review', calls: ['GET', 'POST'] },
+  // No session: an <img> of another site's front end loads it; the short-lived signature is the credential (decision 0027).
+  { file: 'payment-screenshots.$id.ts', guard: 'public' },
   { file: 'profile.tsx', guard: 'signed-in', path: '/profile', calls: ['GET', 'POST'] },
   { file: 'purchase-credits.tsx', guard: 'signed-in', path: '/purchase-credits', calls: ['GET', 'POST'] },
   { file: 'readyz.ts', guard: 'public' },

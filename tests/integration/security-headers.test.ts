@@ -1,6 +1,3 @@
-import type { ServerBuild } from '@remix-run/node'
-import * as entryServer from '#app/entry.server.tsx'
-import * as root from '#app/root.tsx'
 import * as authCallback from '#app/routes/auth.callback.tsx'
 import * as contactPage from '#app/routes/contact.tsx'
 import * as cspReportRoute from '#app/routes/csp-report.ts'
@@ -10,52 +7,19 @@ import { getMetrics } from '#platform/metrics.server.ts'
 import { getLogger } from '#platform/logger.server.ts'
 import { getStorage, mediaKey } from '#platform/storage.server.ts'
 import { cspReportSummary } from '#domain/operations/csp-reports.server.ts'
-import { apiBuild, httpClient, startWebServer } from '#tests/helpers/web-server.ts'
+import { pageBuild } from '#tests/helpers/page-build.ts'
+import { httpClient, startWebServer } from '#tests/helpers/web-server.ts'
 
 // The headers every answer carries and the pages' per-request CSP nonce (decision 0020), over real
 // HTTP through server/app.ts, with the real entry.server and root rendering a real page.
 
-async function pageBuild(): Promise<ServerBuild> {
-  const build = await apiBuild()
-  const pageRoutes = {
-    root: { id: 'root', path: '', module: root },
-    'routes/contact': { id: 'routes/contact', parentId: 'root', path: 'contact', module: contactPage },
-    'routes/auth.callback': {
-      id: 'routes/auth.callback',
-      parentId: 'root',
-      path: 'auth/callback',
-      module: authCallback,
-    },
-    'routes/media.$': { id: 'routes/media.$', parentId: 'root', path: 'media/*', module: mediaRoute },
-    'routes/csp-report': { id: 'routes/csp-report', parentId: 'root', path: 'csp-report', module: cspReportRoute },
-  }
-  const manifestRoute = (id: string, path: string, parentId?: string) => ({
-    id,
-    path,
-    parentId,
-    module: `/build/${id}.js`,
-    imports: [],
-    hasLoader: true,
-    hasAction: false,
-    hasClientLoader: false,
-    hasClientAction: false,
-    hasErrorBoundary: id === 'root',
+const pages = () =>
+  pageBuild({
+    'routes/contact': { path: 'contact', module: contactPage },
+    'routes/auth.callback': { path: 'auth/callback', module: authCallback },
+    'routes/media.$': { path: 'media/*', module: mediaRoute },
+    'routes/csp-report': { path: 'csp-report', module: cspReportRoute },
   })
-  return {
-    ...build,
-    routes: { ...build.routes, ...pageRoutes },
-    entry: { module: entryServer },
-    assets: {
-      ...build.assets,
-      entry: { module: '/build/entry.client.js', imports: [] },
-      routes: {
-        root: manifestRoute('root', ''),
-        'routes/contact': manifestRoute('routes/contact', 'contact', 'root'),
-        'routes/auth.callback': manifestRoute('routes/auth.callback', 'auth/callback', 'root'),
-      },
-    },
-  } as unknown as ServerBuild
-}
 
 const baseHeaders = {
   'x-content-type-options': 'nosniff',
@@ -76,7 +40,7 @@ const nonceOf = (policy: string) => /'nonce-([A-Za-z0-9+/=]+)'/.exec(policy)?.[1
 
 let server: Awaited<ReturnType<typeof startWebServer>>
 beforeAll(async () => {
-  server = await startWebServer({}, undefined, await pageBuild())
+  server = await startWebServer({}, undefined, await pages())
 })
 afterAll(() => server.close())
 
@@ -156,7 +120,7 @@ describe('every answer', () => {
   })
 
   test('on https: HSTS for a year with subdomains, and reports through the Reporting API too', async () => {
-    const https = await startWebServer({ PUBLIC_URL: 'https://pawtrait.example' }, undefined, await pageBuild())
+    const https = await startWebServer({ PUBLIC_URL: 'https://pawtrait.example' }, undefined, await pages())
     try {
       for (const path of ['/contact', '/api/image/styles']) {
         const response = await fetch(`${https.origin}${path}`)
@@ -173,7 +137,7 @@ describe('every answer', () => {
   })
 
   test('CSP_REPORT_ONLY=on sends the same policy as report-only', async () => {
-    const reportOnly = await startWebServer({ CSP_REPORT_ONLY: 'on' }, undefined, await pageBuild())
+    const reportOnly = await startWebServer({ CSP_REPORT_ONLY: 'on' }, undefined, await pages())
     try {
       const response = await fetch(`${reportOnly.origin}/contact`)
       expect(response.headers.get('content-security-policy')).toBeNull()
@@ -187,7 +151,7 @@ describe('every answer', () => {
 describe('POST /csp-report', () => {
   let reports: Awaited<ReturnType<typeof startWebServer>>
   beforeAll(async () => {
-    reports = await startWebServer({}, { logger: getLogger(), metrics: getMetrics() }, await pageBuild())
+    reports = await startWebServer({}, { logger: getLogger(), metrics: getMetrics() }, await pages())
   })
   afterAll(() => reports.close())
 
@@ -221,10 +185,11 @@ describe('POST /csp-report', () => {
     expect(warn).toHaveBeenCalledWith(
       {
         cspViolation: {
-          page: 'http://localhost/generate',
-          blockedUrl: 'https://evil.example/x.js',
+          page: '/generate',
+          blockedUrl: 'https://evil.example',
           directive: 'script-src-elem',
           disposition: 'enforce',
+          count: 1,
         },
       },
       expect.stringContaining('CSP violation'),
@@ -232,7 +197,7 @@ describe('POST /csp-report', () => {
     warn.mockRestore()
     const summary = await cspReportSummary(getDb())
     expect(summary.lastDay).toBeGreaterThanOrEqual(1)
-    expect(summary.recent[0]).toMatchObject({ page: 'http://localhost/generate', directive: 'script-src-elem' })
+    expect(summary.recent[0]).toMatchObject({ page: '/generate', directive: 'script-src-elem', count: 1 })
   })
 
   test('a Reporting API batch: only its CSP violations are kept', async () => {
@@ -259,8 +224,8 @@ describe('POST /csp-report', () => {
     const rows = await getDb().selectFrom('csp_reports').selectAll().orderBy('id', 'desc').execute()
     expect(rows.length).toBe(Number(count) + 1)
     expect(rows[0]).toMatchObject({
-      page: 'http://localhost/history',
-      blocked_url: 'https://tracker.example/pixel.gif',
+      page: '/history',
+      blocked_url: 'https://tracker.example',
       directive: 'img-src',
       disposition: 'report',
     })

@@ -31,3 +31,12 @@ test('the worker refuses to start without DATABASE_URL', () => {
   expect(code).toBe(1)
   expect(output).toContain('DATABASE_URL')
 })
+
+test('in production the web, the worker and the migrations refuse to start without PUBLIC_URL, naming it', () => {
+  for (const script of ['server/index.ts', 'worker/index.ts', 'scripts/migrate.ts']) {
+    const { code, output } = runScript(script, { NODE_ENV: 'production', SESSION_SECRET: 'secret', PUBLIC_URL: '' })
+    expect(code, script).toBe(1)
+    expect(output).toContain('PUBLIC_URL: is required in production')
+    expect(output).not.toMatch(/\n\s+at /)
+  }
+})

@@ -83,3 +83,19 @@ test('every other role is refused: guests to the login page, users and admins to
     expect(refused.headers.get('location')).toBe('/')
   }
 })
+
+test('a failure reason or a provider check holding a URL is shown without its query string', async () => {
+  const { token } = await createTestUser({ credits: 10 })
+  const failed = await submitted(token)
+  const reason = 'Could not download https://bucket.example/result.png?X-Amz-Signature=signed-secret (HTTP 403).'
+  await db.transaction().execute((tx) => failTask(tx, failed, reason))
+  const detail = 'HTTP 400 from https://api.example/v1/models?key=provider-secret'
+  await recordProviderCheck(db, { provider: 'gemini', model: 'imagen', ok: false, detail })
+  const admin = await createTestUser({ role: 'superadmin' })
+  const status = await (await statusAs(admin.token)).json()
+  expect(status.failureReasons).toContainEqual({
+    reason: 'Could not download https://bucket.example/result.png (HTTP 403).',
+    count: 1,
+  })
+  expect(JSON.stringify(status)).not.toMatch(/signed-secret|provider-secret/)
+})

@@ -21,6 +21,17 @@ test('production needs a session secret, and providers need their keys', () => {
   expect(() => parseEnv({ ...base, VIDEO_PROVIDER: 'veo' })).toThrow(/GEMINI_API_KEY/)
 })
 
+test('production needs PUBLIC_URL; elsewhere it may be unset, and CSP_REPORTS_MAX_PER_HOUR defaults to 1000', () => {
+  const production = { ...base, NODE_ENV: 'production', SESSION_SECRET: 's' }
+  expect(() => parseEnv(production)).toThrow(/PUBLIC_URL: is required in production/)
+  expect(parseEnv({ ...production, PUBLIC_URL: 'https://pawtrait.example' }).PUBLIC_URL).toBe(
+    'https://pawtrait.example',
+  )
+  expect(parseEnv({ ...base }).PUBLIC_URL).toBeUndefined()
+  expect(parseEnv({ ...base }).CSP_REPORTS_MAX_PER_HOUR).toBe(1000)
+  expect(() => parseEnv({ ...base, CSP_REPORTS_MAX_PER_HOUR: '0' })).toThrow(/CSP_REPORTS_MAX_PER_HOUR/)
+})
+
 test("Tigris's variable names are accepted for S3 storage", () => {
   const env = parseEnv({
     ...base,
