@@ -16,6 +16,7 @@ import { imageGeneration } from '#worker/tasks/generate-image.ts'
 import { runGeneration } from '#worker/tasks/run-generation.ts'
 import { startGeminiFake, type GeminiFake } from '#tests/fakes/gemini.ts'
 import { startOpenAiFake, type OpenAiFake } from '#tests/fakes/openai.ts'
+import { startFakeS3 } from '#tests/fakes/s3.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import {
   creditsOf,
@@ -27,6 +28,7 @@ import {
   withOwnDataDir,
 } from '#tests/helpers/generation.ts'
 import { jobHelpers } from '#tests/helpers/jobs.ts'
+import { startWebProcess } from '#tests/helpers/web-process.ts'
 
 const media = withOwnDataDir()
 
@@ -274,4 +276,58 @@ describe('generating with a saved pet', () => {
     expect(await creditsOf(user.id)).toBe(10)
     expect(await tasksOf(user.id)).toEqual([])
   })
+})
+
+test('with S3 storage, through the web process: deleting a pet, and its owner, deletes the photos from the bucket', async () => {
+  const s3 = await startFakeS3()
+  const web = await startWebProcess({
+    STORAGE_DRIVER: 's3',
+    S3_BUCKET: 'media',
+    S3_ENDPOINT: s3.endpoint,
+    S3_FORCE_PATH_STYLE: 'true',
+    AWS_ACCESS_KEY_ID: 'test',
+    AWS_SECRET_ACCESS_KEY: 'test-secret',
+  })
+  const bucketKeys = () => [...(s3.buckets.get('media')?.keys() ?? [])]
+  const keyOf = (photo: { url: string }) => photo.url.slice('/media/'.length)
+  try {
+    const { user, token } = await createTestUser()
+    const { token: superadmin } = await createTestUser({ role: 'superadmin' })
+    const save = async (colour: string) => {
+      const response = await fetch(`${web.origin}/api/pets`, {
+        method: 'POST',
+        headers: { 'x-auth-token': token },
+        body: petForm(petFields, await photos(colour)),
+      })
+      expect(response.status).toBe(201)
+      return ((await response.json()) as { pet: PetJson }).pet
+    }
+    const first = await save('#335577')
+    const second = await save('#775533')
+    expect(bucketKeys()).toEqual(expect.arrayContaining([...first.photos, ...second.photos].map(keyOf)))
+    const patch = await fetch(`${web.origin}/api/pets/${first.id}`, {
+      method: 'PATCH',
+      headers: { 'x-auth-token': token },
+    })
+    expect(patch.status).toBe(405)
+    expect(patch.headers.get('allow')).toBe('PUT, DELETE')
+
+    const deleted = await fetch(`${web.origin}/api/pets/${first.id}`, {
+      method: 'DELETE',
+      headers: { 'x-auth-token': token },
+    })
+    expect(deleted.status).toBe(200)
+    expect(bucketKeys()).not.toContain(keyOf(first.photos[0]))
+    expect(bucketKeys()).toContain(keyOf(second.photos[0]))
+
+    const userDeleted = await fetch(`${web.origin}/api/userManagement/users/${user.id}`, {
+      method: 'DELETE',
+      headers: { 'x-auth-token': superadmin },
+    })
+    expect(userDeleted.status).toBe(200)
+    expect(bucketKeys()).not.toContain(keyOf(second.photos[0]))
+  } finally {
+    await web.stop()
+    await s3.close()
+  }
 })
