@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test'
 import sharp from 'sharp'
-import { newUserContext, petPhoto, test } from './support.ts'
+import { newUserContext, petPhoto, reloadUntilCompleted, test } from './support.ts'
 
 // Saved pets (issue 31, item 6): save a pet on /pets, pick it in the generator instead of uploading
 // again, edit it and delete it, with JavaScript (on a phone too) and without.
@@ -68,10 +68,7 @@ test('without JavaScript a pet is saved and picked in the generator', async ({ b
   await page.getByLabel('Guide mode').check()
   await page.getByRole('button', { name: /^Generate/ }).click()
   await expect(page).toHaveURL(/\/generate\?task=[0-9a-f-]{36}$/)
-  await expect(async () => {
-    await page.reload()
-    await expect(page.getByText('Completed')).toBeVisible({ timeout: 1000 })
-  }).toPass({ timeout: 30_000 })
+  await reloadUntilCompleted(page)
 
   // A refusal comes back to the form it belongs to.
   await page.goto('/pets')

@@ -42,6 +42,14 @@ export async function creditsOf(request: APIRequestContext) {
   return me.user.credits as number
 }
 
+/** Without JavaScript the page shows a task as it stood when loaded: reload until it is completed. */
+export async function reloadUntilCompleted(page: Page) {
+  await expect(async () => {
+    await page.reload()
+    await expect(page.getByText('Completed')).toBeVisible({ timeout: 1000 })
+  }).toPass({ timeout: 30_000 })
+}
+
 /** A small JPEG "pet photo" for upload fields. */
 export async function petPhoto(name = 'corgi.jpg') {
   return {

@@ -16,7 +16,7 @@ import { imageGeneration } from '#worker/tasks/generate-image.ts'
 import { runGeneration } from '#worker/tasks/run-generation.ts'
 import { startGeminiFake, type GeminiFake } from '#tests/fakes/gemini.ts'
 import { startOpenAiFake, type OpenAiFake } from '#tests/fakes/openai.ts'
-import { startFakeS3 } from '#tests/fakes/s3.ts'
+import { s3StorageEnv, startFakeS3 } from '#tests/fakes/s3.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import {
   creditsOf,
@@ -280,14 +280,7 @@ describe('generating with a saved pet', () => {
 
 test('with S3 storage, through the web process: deleting a pet, and its owner, deletes the photos from the bucket', async () => {
   const s3 = await startFakeS3()
-  const web = await startWebProcess({
-    STORAGE_DRIVER: 's3',
-    S3_BUCKET: 'media',
-    S3_ENDPOINT: s3.endpoint,
-    S3_FORCE_PATH_STYLE: 'true',
-    AWS_ACCESS_KEY_ID: 'test',
-    AWS_SECRET_ACCESS_KEY: 'test-secret',
-  })
+  const web = await startWebProcess(s3StorageEnv(s3))
   const bucketKeys = () => [...(s3.buckets.get('media')?.keys() ?? [])]
   const keyOf = (photo: { url: string }) => photo.url.slice('/media/'.length)
   try {

@@ -45,15 +45,17 @@ test('an oversized file is refused before upload with the spec text', () => {
   expect(submission.reply().error?.['images[0]']).toEqual(['File size should not exceed 10MB'])
 })
 
+const customizeParams = (): ImageTaskParams => ({
+  mode: 'customize',
+  style: 'general',
+  guided: guided(),
+  prompt: 'Make it snow',
+  templatePrompt: '',
+  templateId: null,
+})
+
 test('stored params turn into the prompt the provider receives', () => {
-  const params: ImageTaskParams = {
-    mode: 'customize',
-    style: 'general',
-    guided: guided(),
-    prompt: 'Make it snow',
-    templatePrompt: '',
-    templateId: null,
-  }
+  const params = customizeParams()
   expect(promptInputFor(params, 3)).toEqual({
     mode: 'customize',
     style: 'general',
@@ -71,12 +73,7 @@ test('stored params turn into the prompt the provider receives', () => {
 
 test("a saved pet's photos lead the images: references are counted after them, and its traits join the prompt", () => {
   const params: ImageTaskParams = {
-    mode: 'customize',
-    style: 'general',
-    guided: guided(),
-    prompt: 'Make it snow',
-    templatePrompt: '',
-    templateId: null,
+    ...customizeParams(),
     petPhotoCount: 3,
     traits: { species: 'cat', breed: 'Maine Coon', colours: 'silver tabby', markings: '' },
   }
