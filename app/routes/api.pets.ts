@@ -14,11 +14,15 @@ export const loader = apiHandler(async ({ request }) => {
   return json({ pets: await listPets(getDb(), user.id) })
 })
 
-/** POST /api/pets (multipart: name, species, breed, colours, markings, 1 to 3 `photos`): saves a pet. */
+/**
+ * POST /api/pets (multipart: name, species, breed, colours, markings, 1 to 3 `photos`, or instead
+ * `fromTask`, the id of one of the user's image tasks whose pet photo the pet keeps): saves a pet.
+ */
 export const action = apiHandler(async ({ request }) => {
   const user = await requireUser(request)
   const submission = await readPetForm(request)
   if (submission.status !== 'success') throw badRequest(firstSubmissionError(submission.error))
-  const pet = await createPet(getDb(), user.id, petFieldsOf(submission.value), submission.value.photos)
+  const { photos, fromTask } = submission.value
+  const pet = await createPet(getDb(), user.id, petFieldsOf(submission.value), photos, fromTask)
   return json({ pet, message: 'Pet saved' }, { status: 201 })
 })

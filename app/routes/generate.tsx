@@ -13,6 +13,7 @@ import { GeneratorShell } from '#app/generation/generator-shell.tsx'
 import { ModeSwitch } from '#app/generation/generator-fields.tsx'
 import { PhotoUpload, useFilePreview } from '#app/generation/photo-upload.tsx'
 import { SavedPetChoice, toSavedPetOption, type SavedPetOption } from '#app/pets/saved-pet-choice.tsx'
+import { SavePetFromTask } from '#app/pets/save-pet-from-task.tsx'
 import { listPets } from '#domain/pets/pets.server.ts'
 import {
   CustomizeFields,
@@ -222,6 +223,7 @@ function PortraitResult({ task }: { task: ClientTask }) {
         <TaskProgress task={task} page={PORTRAITS.page} />
       ) : null}
       <KeptInHistory what="All your portraits are" history="/history" />
+      <SavePetFromTask taskId={task.id} />
     </>
   )
 }

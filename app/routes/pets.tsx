@@ -64,7 +64,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const fields = petFieldsOf(submission.value)
   try {
-    if (id === NEW_PET) await createPet(getDb(), user.id, fields, submission.value.photos)
+    if (id === NEW_PET) await createPet(getDb(), user.id, fields, submission.value.photos, submission.value.fromTask)
     else {
       const { photos: add, removePhotos: remove } = submission.value
       await updatePet(getDb(), user.id, id, { fields, add, remove })

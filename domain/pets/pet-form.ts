@@ -37,6 +37,8 @@ export const petFormSchema = z.object({
     .default([])
     .transform((files) => files.filter((file) => file !== undefined))
     .pipe(z.array(photo).max(MAX_PET_PHOTOS, `A pet has at most ${MAX_PET_PHOTOS} photos`)),
+  /** POST only, instead of `photos`: a task of the user's whose pet photo(s) the pet keeps ("Save this pet"). */
+  fromTask: z.string().trim().uuid('Unknown task').optional(),
   /** PUT only: ids of the pet's photos to remove. */
   removePhotos: z.array(z.string().uuid('Unknown photo to remove')).default([]),
 })

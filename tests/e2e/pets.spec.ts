@@ -70,6 +70,15 @@ test('without JavaScript a pet is saved and picked in the generator', async ({ b
   await expect(page).toHaveURL(/\/generate\?task=[0-9a-f-]{36}$/)
   await reloadUntilCompleted(page)
 
+  // "Save this pet" under the result keeps the photo of that generation.
+  await page.getByText('Save this pet').click()
+  await page.getByLabel("Pet's name").fill('Pepper again')
+  await page.getByLabel('Species', { exact: true }).fill('dog')
+  await page.getByRole('button', { name: 'Save pet' }).click()
+  await expect(page.getByRole('status')).toHaveText('Pet saved')
+  const again = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Pepper again' }) })
+  await expect(again.locator('.pet-photos img')).toHaveCount(2)
+
   // A refusal comes back to the form it belongs to.
   await page.goto('/pets')
   await page.getByText('Add a pet').click()

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import sharp from 'sharp'
 import { getDb } from '#platform/db.server.ts'
 import { loader as listRoute, action as createRoute } from '#app/routes/api.pets.ts'
 import { action as petRoute } from '#app/routes/api.pets.$id.ts'
@@ -144,6 +145,25 @@ describe('saving, reading, changing and deleting a pet', () => {
     expect((await listPets()).status).toBe(401)
     expect((await createPet(undefined, petForm(petFields, await photos('#101010')))).status).toBe(401)
   })
+})
+
+test('"Save this pet": a pet made from one of the user\'s own generations keeps its photo; another user\'s task is a 404', async () => {
+  const { token } = await createTestUser({ credits: 10 })
+  const other = await createTestUser({ credits: 10 })
+  const submitted = await submitGeneration(token, [photoFile(await petPhoto('#996633'))])
+  const task = await taskRow(submitted.body.taskId)
+  const fromTask = (token: string) => createPet(token, petForm({ name: 'Toffee', species: 'cat', fromTask: task.id }))
+
+  const saved = await fromTask(token)
+  expect(saved.status).toBe(201)
+  expect(saved.body.pet).toMatchObject({ name: 'Toffee', species: 'cat' })
+  expect(saved.body.pet.photos).toHaveLength(1)
+  const taskPhoto = await sharp(fs.readFileSync(path.join(media.dir, 'media', task.input_keys[0]))).stats()
+  const petPhotoStats = await sharp(fs.readFileSync(fileOf(saved.body.pet.photos[0].url))).stats()
+  expect(petPhotoStats.dominant).toEqual(taskPhoto.dominant)
+
+  expect(await fromTask(other.token)).toEqual({ status: 404, body: { message: 'Task not found' } })
+  expect((await listPets(other.token)).body.pets).toEqual([])
 })
 
 describe('validation', () => {
