@@ -1,9 +1,16 @@
+import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { newUserContext, petPhoto, reloadUntilCompleted, test } from './support.ts'
 
 // Saved pets (issue 31, item 6): save a pet on /pets, pick it in the generator instead of uploading
 // again, edit it and delete it, with JavaScript (on a phone too) and without.
+
+/** axe-core's serious and critical findings on the page as it is now. */
+async function seriousViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+}
 
 async function savePet(page: Page, name: string) {
   await page.goto('/pets')
@@ -28,11 +35,13 @@ test('a saved pet is picked in the generator, edited and deleted @phone', async 
   const { context } = await newUserContext(browser, { name: 'Owner' })
   const page = await context.newPage()
   const card = await savePet(page, 'Biscuit')
+  expect(await seriousViolations(page)).toEqual([])
 
   await card.getByRole('link', { name: 'Use in the generator' }).click()
   await expect(page).toHaveURL(/\/generate\?pet=[0-9a-f-]{36}$/)
   await expect(page.getByLabel('Biscuit')).toBeChecked()
   await expect(page.getByLabel('Pet photo')).toBeHidden()
+  expect(await seriousViolations(page)).toEqual([])
   await page.getByLabel('Guide mode').check()
   await page.getByRole('button', { name: /^Generate/ }).click()
   const sidebar = page.getByRole('complementary', { name: "Today's Tasks" })
