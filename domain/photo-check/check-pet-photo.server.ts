@@ -40,7 +40,8 @@ const measureTurn = createLimiter(1)
 export async function checkPetPhoto(db: DB, bytes: Buffer): Promise<PhotoCheck> {
   const measures = await measureTurn(() => measurePhoto(bytes))
   const local = judgeMeasures(measures)
-  if (local.refusal) return { ok: false, refusal: local.refusal, warnings: [], vision: 'skipped', skipReason: 'refused_locally' }
+  if (local.refusal)
+    return { ok: false, refusal: local.refusal, warnings: [], vision: 'skipped', skipReason: 'refused_locally' }
 
   const seen = await lookAtPhoto(db, bytes, measures.preview)
   if (!('answer' in seen)) return { ok: true, warnings: local.warnings, vision: 'skipped', skipReason: seen.skipped }

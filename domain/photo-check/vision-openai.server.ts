@@ -25,7 +25,10 @@ export async function askOpenAi(jpeg: Buffer, config: OpenAiVisionConfig): Promi
           role: 'user',
           content: [
             { type: 'text', text: VISION_PROMPT },
-            { type: 'image_url', image_url: { url: `data:image/jpeg;base64,${jpeg.toString('base64')}`, detail: 'low' } },
+            {
+              type: 'image_url',
+              image_url: { url: `data:image/jpeg;base64,${jpeg.toString('base64')}`, detail: 'low' },
+            },
           ],
         },
       ],
@@ -37,6 +40,7 @@ export async function askOpenAi(jpeg: Buffer, config: OpenAiVisionConfig): Promi
     config.timeoutMs,
   )
   const message = (body as { choices?: { message?: { content?: unknown; refusal?: unknown } }[] }).choices?.[0]?.message
-  if (typeof message?.refusal === 'string') throw new VisionSkipped('malformed', `the model refused: ${message.refusal}`)
+  if (typeof message?.refusal === 'string')
+    throw new VisionSkipped('malformed', `the model refused: ${message.refusal}`)
   return parseAnswerText(message?.content)
 }

@@ -64,7 +64,7 @@ async function draw(options: DrawnPetOptions): Promise<Buffer> {
         (Math.abs(x - 650 * s) < 45 * s - (170 * s - y) * 0.4 && y > 90 * s && y < 220 * s)
       if (inside(head, x, y) || inside(body, x, y) || ear) {
         // Fur: strands that run down and out from the middle, with grain.
-        const strand = Math.sin((x - head.x) * 0.35 / s + y * 0.08 / s + random() * 1.2)
+        const strand = Math.sin(((x - head.x) * 0.35) / s + (y * 0.08) / s + random() * 1.2)
         const shade = 0.82 + fur * (0.16 * strand + 0.2 * (random() - 0.5))
         r = cr * shade
         g = cg * shade
