@@ -189,7 +189,7 @@ export function answerChatCompletion<Mode extends string>(
 /** What strict mode refuses in a schema: objects without additionalProperties false, or not every property required. */
 function strictSchemaProblem(schema: unknown, context: string[]): string | undefined {
   if (typeof schema !== 'object' || schema === null)
-    return `In context=(${contextText(context)}), schema must be a JSON Schema of 'type: \"object\"'.`
+    return `In context=(${contextText(context)}), schema must be a JSON Schema of 'type: "object"'.`
   const node = schema as {
     type?: unknown
     properties?: Record<string, unknown>
