@@ -5,7 +5,7 @@
  */
 import type { PhotoMeasures } from './photo-measures.server.ts'
 
-export const MIN_SHORT_SIDE = 512
+const MIN_SHORT_SIDE = 512
 /** Below this the providers (which work at about 1024) have little detail to keep. */
 const COMFORTABLE_SHORT_SIDE = 768
 /** Greyscale standard deviation: a flat colour, a lens cap, a black screen. */

@@ -7,7 +7,7 @@ import sharp from 'sharp'
 import { badRequest } from '#domain/http-error.server.ts'
 
 /** The long side the measures are taken at: fur detail survives, a phone photo decodes in ~50 ms. */
-export const WORKING_SIDE = 512
+const WORKING_SIDE = 512
 /** The grid the sharpness is measured on: the sharpest cell stands for the photo (a portrait-mode blur behind the pet is fine). */
 const GRID = 4
 

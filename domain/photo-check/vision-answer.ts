@@ -17,7 +17,7 @@ export const VISION_PROMPT = [
   'problems: face_hidden (the face is turned away or covered), cropped (much of the pet is cut off), several_pets.',
 ].join('\n')
 
-export const PROBLEMS = ['face_hidden', 'cropped', 'several_pets'] as const
+const PROBLEMS = ['face_hidden', 'cropped', 'several_pets'] as const
 
 export const visionAnswerJsonSchema = {
   type: 'object',
@@ -46,7 +46,7 @@ export const visionAnswerSchema = z.object({
 
 export type VisionAnswer = z.infer<typeof visionAnswerSchema>
 
-export const NO_PET_MESSAGE = "We couldn't find a pet in this photo: try one where your pet's face is visible"
+const NO_PET_MESSAGE = "We couldn't find a pet in this photo: try one where your pet's face is visible"
 
 const problemWarnings: Record<(typeof PROBLEMS)[number], string> = {
   face_hidden: 'Your pet’s face is hard to see: a photo of its face gives a closer likeness',

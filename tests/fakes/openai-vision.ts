@@ -13,7 +13,7 @@ import { sendJson } from './http-fake.ts'
 import type { ImageApiFakeState, RecordedVisionRequest } from './image-api-fake.ts'
 
 /** Current OpenAI models that read images (gpt-5-nano is deprecated, shut down on 2026-12-11). */
-export const OPENAI_VISION_MODELS = ['gpt-6-luna', 'gpt-5.6-luna', 'gpt-5-nano']
+const OPENAI_VISION_MODELS = ['gpt-6-luna', 'gpt-5.6-luna', 'gpt-5-nano']
 
 type Fail = (status: number, message: string, type: string, code: string | null, param: string | null) => void
 
