@@ -268,6 +268,16 @@ export interface CspReportsTable {
   logged_at: Generated<Date>
 }
 
+export interface PhotoChecksTable {
+  /** Hex SHA-256 of the uploaded bytes. */
+  sha256: string
+  provider: string
+  model: string
+  /** The vision model's structured answer (domain/photo-check/vision-answer.ts). */
+  answer: Json<unknown>
+  checked_at: CreatedAt
+}
+
 export interface Database {
   users: UsersTable
   sessions: SessionsTable
@@ -292,6 +302,7 @@ export interface Database {
   provider_requests: ProviderRequestsTable
   worker_processes: WorkerProcessesTable
   csp_reports: CspReportsTable
+  photo_checks: PhotoChecksTable
 }
 
 export type User = Selectable<UsersTable>

@@ -12,6 +12,7 @@ import { GeneratorForm, useGeneratorForm } from '#app/generation/generator-form.
 import { GeneratorShell } from '#app/generation/generator-shell.tsx'
 import { ModeSwitch } from '#app/generation/generator-fields.tsx'
 import { PhotoUpload, useFilePreview } from '#app/generation/photo-upload.tsx'
+import { PhotoCheckNote, usePhotoCheck } from '#app/generation/photo-check-note.tsx'
 import {
   CustomizeFields,
   GuideFields,
@@ -114,6 +115,7 @@ function PortraitForm({ styles, cost, follow }: { styles: StyleJson[]; cost: num
   const [template, clearTemplate] = useTemplateHandoff(hydrated)
   const [mode, setMode] = useState<PortraitMode>('guide')
   const [photoPreview, showPhoto] = useFilePreview()
+  const [photoCheck, checkPhoto] = usePhotoCheck()
   const { form, fields, submitting } = useGeneratorForm(PORTRAITS, follow, {
     id: 'generate',
     schema: imageGenerationSchema,
@@ -131,9 +133,13 @@ function PortraitForm({ styles, cost, follow }: { styles: StyleJson[]; cost: num
           preview={photoPreview}
           alt="Your pet photo"
           hint={<>Choose a clear photo of your pet (JPEG, PNG, WebP or GIF, up to {MAX_IMAGE_MB}MB)</>}
-          onChange={(event) => showPhoto(event.currentTarget.files?.[0])}
+          onChange={(event) => {
+            showPhoto(event.currentTarget.files?.[0])
+            void checkPhoto(event.currentTarget.files?.[0])
+          }}
           errors={Object.values(fields.images.allErrors).flat()}
         />
+        <PhotoCheckNote state={photoCheck} />
       </fieldset>
 
       <fieldset className="generate-step">

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { GENERATOR_STYLES, guidedOptionsSchema, type ImagePromptInput } from '#domain/generation/prompt.ts'
+import { petTraitsSchema } from './pet-traits.ts'
 
 /**
  * An image task's params: what the user asked for, from which the worker builds the prompt. The
@@ -12,6 +13,8 @@ export const imageTaskParamsSchema = z.object({
   prompt: z.string(),
   templatePrompt: z.string(),
   templateId: z.string().nullable(),
+  /** What the photo check's vision model saw (absent offline, or on tasks from before the check). */
+  traits: petTraitsSchema.optional(),
 })
 
 export type ImageTaskParams = z.infer<typeof imageTaskParamsSchema>
@@ -20,10 +23,22 @@ export type ImageTaskParams = z.infer<typeof imageTaskParamsSchema>
 export function promptInputFor(params: ImageTaskParams, imageCount: number): ImagePromptInput {
   switch (params.mode) {
     case 'guide':
-      return { mode: 'guide', style: params.style, guided: params.guided }
+      return { mode: 'guide', style: params.style, guided: params.guided, traits: params.traits }
     case 'customize':
-      return { mode: 'customize', style: params.style, prompt: params.prompt, referenceImageCount: imageCount - 1 }
+      return {
+        mode: 'customize',
+        style: params.style,
+        prompt: params.prompt,
+        referenceImageCount: imageCount - 1,
+        traits: params.traits,
+      }
     case 'template':
-      return { mode: 'template', style: params.style, templatePrompt: params.templatePrompt, prompt: params.prompt }
+      return {
+        mode: 'template',
+        style: params.style,
+        templatePrompt: params.templatePrompt,
+        prompt: params.prompt,
+        traits: params.traits,
+      }
   }
 }

@@ -4,6 +4,7 @@
  * what the worker understands. Pure and free of Node-only APIs.
  */
 import { z } from 'zod'
+import { traitsSentence, type PetTraits } from './pet-traits.ts'
 
 export const GUIDED_FIELD_MAX_LENGTH = 200
 export const PROMPT_MAX_LENGTH = 4000
@@ -38,12 +39,16 @@ export const guidedOptionsSchema = z.object({
 
 export const imagePromptSchema = z.string().trim().min(1).max(PROMPT_MAX_LENGTH)
 
-export type ImagePromptInput =
+export type ImagePromptInput = (
   | { mode: 'guide'; style: string; guided: GuidedOptions }
   /** referenceImageCount: how many extra reference images follow the pet photo. */
   | { mode: 'customize'; style: string; prompt: string; referenceImageCount: number }
   /** Templates carry their own templatePrompt; the plain prompt is the fallback. */
   | { mode: 'template'; style: string; templatePrompt: string; prompt: string }
+) & {
+  /** What the photo check saw of the pet, to hold the likeness. */
+  traits?: PetTraits
+}
 
 export interface GuidedItem {
   key: keyof GuidedOptions
@@ -87,6 +92,7 @@ export function buildImagePrompt(input: ImagePromptInput): string {
       )
       break
   }
+  if (input.traits) sentences.push(traitsSentence(input.traits))
   sentences.push('One pet as the clear subject, high detail, no text, no watermark.')
   return sentences
     .filter((sentence) => sentence !== '')

@@ -11,6 +11,7 @@ import { getSystemConfig, type SystemSettings } from '#domain/credits/system-con
 import { HttpError } from '#domain/http-error.server.ts'
 import { createLimiter } from '#domain/limits/concurrency.server.ts'
 import { normalizeUploadedImage, type EncodedImage } from '#domain/media/images.server.ts'
+import { requirePetPhoto } from '#domain/photo-check/check-pet-photo.server.ts'
 import { generationMode, type ImageGenerationForm } from './image-generation-form.ts'
 import type { ImageTaskParams } from './image-task-params.ts'
 import { qualityLabels, videoCost, type VideoGenerationForm } from './video-generation-form.ts'
@@ -123,10 +124,28 @@ const decodeTurn = createLimiter(1)
  * prefix, then pays for and queues the task in one transaction. Any failure (a bad file, too few
  * credits, storage trouble) deletes what was stored, so a refused submission leaves no file behind.
  */
-async function submitPaidTask(db: DB, task: Omit<NewTask, 'id' | 'inputKeys'>, files: File[]) {
+async function submitPaidTask(
+  db: DB,
+  task: Omit<NewTask, 'id' | 'inputKeys'>,
+  files: File[],
+  /** The first file is the pet photo: checked (domain/photo-check/) before anything is stored or charged. */
+  { petPhoto = false } = {},
+) {
   const uploads: EncodedImage[] = []
+  let firstBytes: Buffer | undefined
   for (const file of files) {
-    uploads.push(await decodeTurn(async () => normalizeUploadedImage(Buffer.from(await file.arrayBuffer()))))
+    uploads.push(
+      await decodeTurn(async () => {
+        const bytes = Buffer.from(await file.arrayBuffer())
+        firstBytes ??= bytes
+        return normalizeUploadedImage(bytes)
+      }),
+    )
+  }
+  // After the uploads were sniffed (a file that is no image is refused as such), before any cost.
+  if (petPhoto && firstBytes) {
+    const { traits } = await requirePetPhoto(db, firstBytes)
+    if (traits) task = { ...task, params: { ...task.params, traits } }
   }
 
   const id = randomUUID()
@@ -148,7 +167,8 @@ async function submitPaidTask(db: DB, task: Omit<NewTask, 'id' | 'inputKeys'>, f
 
 /**
  * Pays for and queues an image task from a validated form (see submitPaidTask: the uploads are
- * sniffed, stored and, should the submission fail, deleted again), and counts it for analytics.
+ * sniffed, the pet photo checked, stored and, should the submission fail, deleted again), and
+ * counts it for analytics. The traits the check saw go on the params, for the prompt.
  */
 export async function submitImageGeneration(
   db: DB,
@@ -187,6 +207,7 @@ export async function submitImageGeneration(
       description: fromTemplate ? 'Image generation from a template' : 'Image generation',
     },
     form.images,
+    { petPhoto: true },
   )
   recordImageGeneration(user.id, clientAddress, {
     taskId: task.taskId,

@@ -65,6 +65,11 @@ export function decodeImageDataUrl(dataUrl: string, maxBytes = MAX_UPLOAD_BYTES)
   return bytes
 }
 
+/** Refuses what normalizeUploadedImage would (too large, not a supported image) without decoding it. */
+export async function assertUploadableImage(bytes: Buffer, limits: UploadLimits = {}) {
+  await inspectUpload(bytes, limits)
+}
+
 const paddingLength = (base64: string) => (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0)
 
 const allowedFormats = new Set<string>(['jpeg', 'png', 'webp', 'gif', 'heif'])

@@ -25,7 +25,11 @@ test('a new customer registers, generates a portrait, buys credits and sees them
   await expect(credits).toContainText('10')
 
   await page.goto('/generate')
+  // A photo too small to work is refused beside it as soon as it is chosen; a good one is accepted.
+  await page.getByLabel('Pet photo').setInputFiles(await petPhoto('small.jpg', { width: 400 }))
+  await expect(page.getByRole('alert').filter({ hasText: 'This photo is too small' })).toBeVisible()
   await page.getByLabel('Pet photo').setInputFiles(await petPhoto())
+  await expect(page.getByText('Your photo looks good.')).toBeVisible()
   await page.getByLabel('Guide mode').check()
   await page.getByLabel('Background').fill('snowy mountains')
   await page.getByRole('button', { name: 'Generate (2 credits)' }).click()

@@ -111,6 +111,7 @@ const routes: RouteCase[] = [
     calls: ['POST'],
   },
   { file: 'api.image.update-case.ts', guard: 'manageGallery', path: '/api/image/update-case', calls: ['POST'] },
+  { file: 'api.photo-check.ts', guard: 'signed-in', path: '/api/photo-check', calls: ['POST'] },
   { file: 'api.system-config.ts', guard: 'editSystemConfig', path: '/api/system-config', calls: ['PUT'] },
   {
     file: 'api.userManagement.stats.consumption.ts',
