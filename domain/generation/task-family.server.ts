@@ -1,5 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto'
 import { z } from 'zod'
+import type { TaskStatus } from '#platform/db-schema.ts'
 import type { DB, Tx } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
@@ -152,8 +153,8 @@ export const fixTask = (db: DB, userId: string, taskId: string, fix: LikenessFix
   derive(db, userId, taskId, { kind: 'fix', fix })
 
 export interface TaskFamilyView {
-  parent: { id: string; status: string } | null
-  children: { id: string; status: string; kind: 'reroll' | 'fix' }[]
+  parent: { id: string; status: TaskStatus } | null
+  children: { id: string; status: TaskStatus; kind: 'reroll' | 'fix' }[]
   /** Free likeness fixes the task's family has left. */
   freeFixesLeft: number
 }

@@ -4,6 +4,8 @@ import { action as rerollAction } from '#app/routes/api.async-image.task.$id.rer
 import { loader as taskLoader } from '#app/routes/api.async-image.task.$id.ts'
 import { action as configAction, loader as configLoader } from '#app/routes/api.system-config.ts'
 import { loader as analyticsLoader } from '#app/routes/analytics.tsx'
+import { action as generatePage, loader as generatePageLoader } from '#app/routes/generate.tsx'
+import { action as historyPage } from '#app/routes/history.tsx'
 import { likenessCorrections } from '#domain/generation/likeness-fix.ts'
 import { deleteFinishedTask } from '#domain/generation/user-tasks.server.ts'
 import { getDb } from '#platform/db.server.ts'
@@ -38,8 +40,7 @@ async function post(route: typeof fixAction, path: string, id: string, token: st
   const response = await callRoute(route, makeRequest(path, { method: 'POST', token, json }), { id })
   return { status: response.status, body: await response.json() }
 }
-const reroll = (id: string, token?: string) =>
-  post(rerollAction, `/api/async-image/task/${id}/reroll`, id, token)
+const reroll = (id: string, token?: string) => post(rerollAction, `/api/async-image/task/${id}/reroll`, id, token)
 const fix = (id: string, token: string | undefined, json: unknown = { reasons: ['ears'], note: '' }) =>
   post(fixAction, `/api/async-image/task/${id}/fix`, id, token, json)
 
@@ -61,11 +62,7 @@ async function completedRun(credits: number) {
 }
 
 const ledgerOf = (taskId: string) =>
-  db
-    .selectFrom('credit_transactions')
-    .select(['type', 'amount', 'description'])
-    .where('task_id', '=', taskId)
-    .execute()
+  db.selectFrom('credit_transactions').select(['type', 'amount', 'description']).where('task_id', '=', taskId).execute()
 
 test('a fix is free once per run and charged after; a fix of a fix brings no new free fix', async () => {
   const { user, token, taskId } = await completedRun(10)
@@ -99,11 +96,9 @@ test('a re-roll is charged one version, keeps the photo and params with a new se
   const child = await finished(rolled.body.taskId)
   expect(child).toMatchObject({ status: 'completed', credit_cost: 2, input_keys: parent.input_keys })
   expect(child.params).toEqual({ ...parent.params, seed: expect.any(Number) })
-  const read = await callRoute(
-    taskLoader,
-    makeRequest(`/api/async-image/task/${rolled.body.taskId}`, { token }),
-    { id: rolled.body.taskId },
-  )
+  const read = await callRoute(taskLoader, makeRequest(`/api/async-image/task/${rolled.body.taskId}`, { token }), {
+    id: rolled.body.taskId,
+  })
   expect(await read.json()).toMatchObject({ status: 'completed', parentTaskId: taskId })
   expect(await ledgerOf(rolled.body.taskId)).toEqual([{ type: 'spend', amount: -2, description: 'Image re-roll' }])
 
@@ -161,7 +156,7 @@ test('two parallel fixes of a run with one free fix: exactly one is free', async
   ])
 })
 
-test('a fix goes to the front of its user\'s queue, not of everyone\'s', async () => {
+test("a fix goes to the front of its user's queue, not of everyone's", async () => {
   const { token, taskId } = await completedRun(20)
   const someoneElse = await createTestUser({ credits: 10 })
   await worker.stop()
@@ -245,4 +240,67 @@ test('the corrections name the reasons, the note and the traits when known', () 
       { species: 'dog', breed: 'Corgi', colours: ['red', 'white'] },
     ),
   ).toContain('Match the fur colours exactly (red, white), as in the photo. It is a Corgi dog:')
+})
+
+/** A plain url-encoded form post, as a browser without JavaScript sends the result panel's forms. */
+function postForm(handler: typeof generatePage, path: string, token: string, fields: [string, string][]) {
+  const body = new URLSearchParams(fields)
+  const headers = { 'content-type': 'application/x-www-form-urlencoded' }
+  return callRoute(handler, makeRequest(path, { method: 'POST', token, body, headers }))
+}
+
+test('without JavaScript: the generator and /history re-roll and fix by plain forms; the page shows the family', async () => {
+  const { user, token, taskId } = await completedRun(10)
+  const rolled = await postForm(generatePage, `/generate?task=${taskId}`, token, [
+    ['intent', 'reroll'],
+    ['taskId', taskId],
+  ])
+  expect(rolled.status).toBe(302)
+  const rerollId = new URL(rolled.headers.get('location')!, 'http://localhost').searchParams.get('task')!
+  expect(await taskRow(rerollId)).toMatchObject({ parent_task_id: taskId })
+
+  const fixed = await postForm(historyPage, '/history?type=image&page=1', token, [
+    ['intent', 'fix'],
+    ['taskId', taskId],
+    ['reasons', 'ears'],
+    ['reasons', 'eyes'],
+    ['note', 'rounder eyes'],
+  ])
+  expect(fixed.status).toBe(302)
+  const fixId = new URL(fixed.headers.get('location')!, 'http://localhost').searchParams.get('task')!
+  expect((await taskRow(fixId)).params).toMatchObject({
+    likenessFix: { reasons: ['ears', 'eyes'], note: 'rounder eyes' },
+  })
+
+  const refused = await postForm(generatePage, `/generate?task=${taskId}`, token, [
+    ['intent', 'fix'],
+    ['taskId', taskId],
+  ])
+  expect(refused.status).toBe(400)
+  expect(await refused.json()).toEqual({
+    taskFamily: { taskId, intent: 'fix', message: 'Say what is off: choose at least one reason', needPurchase: false },
+  })
+
+  const page = await callRoute(generatePageLoader, makeRequest(`/generate?task=${taskId}`, { token }))
+  const { family } = await page.json()
+  expect(family).toEqual({
+    parent: null,
+    children: [
+      { id: rerollId, status: expect.any(String), kind: 'reroll' },
+      { id: fixId, status: expect.any(String), kind: 'fix' },
+    ],
+    freeFixesLeft: 0,
+  })
+  expect(await balanceAndLedgerSum(user.id)).toEqual({ balance: 6, ledgerSum: 6 })
+})
+
+test('a re-roll on a balance too short answers 402 with needPurchase and charges nothing', async () => {
+  const { user, token, taskId } = await completedRun(3)
+  expect(await reroll(taskId, token)).toEqual({
+    status: 402,
+    body: { message: 'You need at least 2 credits to generate an image', needPurchase: true },
+  })
+  // The free fix needs no credits at all.
+  expect((await fix(taskId, token)).body).toMatchObject({ creditCost: 0, credits: 1 })
+  expect(await balanceAndLedgerSum(user.id)).toEqual({ balance: 1, ledgerSum: 1 })
 })
