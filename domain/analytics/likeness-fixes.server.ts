@@ -18,7 +18,12 @@ export interface TemplateFixReasons {
 }
 
 export async function likenessFixReasonsByTemplate(db: DB, range: Pick<DateRange, 'start' | 'end'>) {
-  const { rows } = await sql<{ template_id: string | null; template_name: string | null; reason: string; count: number }>`
+  const { rows } = await sql<{
+    template_id: string | null
+    template_name: string | null
+    reason: string
+    count: number
+  }>`
     SELECT r.template_id, t.name AS template_name, reason, count(*)::int AS count
     FROM likeness_fix_reports r
     CROSS JOIN LATERAL unnest(r.reasons) AS reason

@@ -59,7 +59,11 @@ export const petTraitsSchema = z.object({
 
 export type PetTraits = z.infer<typeof petTraitsSchema>
 
-const listed = (items: string[] | undefined) => (items ?? []).map((item) => item.trim()).filter(Boolean).join(', ')
+const listed = (items: string[] | undefined) =>
+  (items ?? [])
+    .map((item) => item.trim())
+    .filter(Boolean)
+    .join(', ')
 
 /** One correction per reason, the traits filling in what the photo alone would leave vague. */
 function correctionFor(reason: LikenessFixReason, traits: PetTraits): string {
@@ -83,7 +87,10 @@ function correctionFor(reason: LikenessFixReason, traits: PetTraits): string {
     case 'nose_muzzle':
       return "Match the nose's colour and the muzzle's length and shape to the photo"
     case 'breed_body': {
-      const kind = [traits.breed, traits.species].map((part) => part?.trim()).filter(Boolean).join(' ')
+      const kind = [traits.breed, traits.species]
+        .map((part) => part?.trim())
+        .filter(Boolean)
+        .join(' ')
       return kind
         ? `It is a ${kind}: keep its breed features, body shape and proportions as in the photo`
         : 'Keep the breed features, body shape and proportions of the pet in the photo'

@@ -28,13 +28,7 @@ export interface TaskView {
 }
 
 type KnownAfterFirstRead =
-  | 'queuePosition'
-  | 'totalInQueue'
-  | 'runningTasks'
-  | 'maxConcurrentTasks'
-  | 'result'
-  | 'error'
-  | 'parentTaskId'
+  'queuePosition' | 'totalInQueue' | 'runningTasks' | 'maxConcurrentTasks' | 'result' | 'error' | 'parentTaskId'
 
 /** A task in the browser: the view, whose queue figures and result arrive with its first read. */
 export type ClientTask = Omit<TaskView, KnownAfterFirstRead> & Partial<Pick<TaskView, KnownAfterFirstRead>>
