@@ -4,6 +4,7 @@ import { likenessFixSchema } from '#domain/generation/likeness-fix.ts'
 import { fixTask, rerollTask } from '#domain/generation/task-family.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
 import { getDb } from '#platform/db.server.ts'
+import { getClientAddress } from '#platform/client-address.server.ts'
 
 /**
  * The result panel's Re-roll and "Doesn't look like my pet?" forms: plain url-encoded posts to the
@@ -28,7 +29,8 @@ const intents: readonly string[] = ['reroll', 'fix'] satisfies Intent[]
 /** Whether a posted form is a re-roll or a fix (its `intent`). */
 export const isTaskFamilyForm = (form: FormData) => intents.includes(String(form.get('intent')))
 
-export async function answerTaskFamilyForm(form: FormData, userId: string) {
+export async function answerTaskFamilyForm(request: Request, form: FormData, userId: string) {
+  const requester = { userId, clientAddress: getClientAddress(request) }
   const taskId = String(form.get('taskId') ?? '')
   const intent = form.get('intent') === 'fix' ? 'fix' : 'reroll'
   const refuse = (status: number, message: string, needPurchase = false) =>
@@ -45,8 +47,8 @@ export async function answerTaskFamilyForm(form: FormData, userId: string) {
   try {
     const { taskId: newTaskId } =
       value.intent === 'reroll'
-        ? await rerollTask(getDb(), userId, value.taskId)
-        : await fixTask(getDb(), userId, value.taskId, { reasons: value.reasons, note: value.note })
+        ? await rerollTask(getDb(), requester, value.taskId)
+        : await fixTask(getDb(), requester, value.taskId, { reasons: value.reasons, note: value.note })
     return redirect(`/generate?task=${newTaskId}`)
   } catch (error) {
     if (!(error instanceof HttpError)) throw error

@@ -90,7 +90,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
   if (request.headers.get('content-type')?.startsWith('application/x-www-form-urlencoded')) {
-    return answerTaskFamilyForm(await readForm(request), user.id)
+    return answerTaskFamilyForm(request, await readForm(request), user.id)
   }
   return answerGenerationForm({
     read: () => readImageGenerationForm(request),

@@ -64,7 +64,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
   const form = await readForm(request)
   // An image's Re-roll or "Doesn't look like my pet?" form.
-  if (isTaskFamilyForm(form)) return answerTaskFamilyForm(form, user.id)
+  if (isTaskFamilyForm(form)) return answerTaskFamilyForm(request, form, user.id)
   const submission = parseWithZod(form, { schema: deleteSchema })
   if (submission.status !== 'success') return json<FormActionData>({ result: submission.reply() }, { status: 400 })
   try {

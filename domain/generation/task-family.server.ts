@@ -4,6 +4,7 @@ import type { TaskStatus } from '#platform/db-schema.ts'
 import type { DB, Tx } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
+import { recordImageGeneration } from '#domain/analytics/events.server.ts'
 import { getSystemConfig } from '#domain/credits/system-config.server.ts'
 import { HttpError, notFound } from '#domain/http-error.server.ts'
 import { imageTaskParamsSchema, type ImageTaskParams } from './image-task-params.ts'
@@ -97,7 +98,13 @@ async function claimFreeFix(tx: Tx, rootTaskId: string) {
   return claimed.numUpdatedRows > 0n
 }
 
-async function derive(db: DB, userId: string, taskId: string, derivation: Derivation) {
+/** Who asks: the signed-in user, and their address for the analytics (platform/client-address.server.ts). */
+interface Requester {
+  userId: string
+  clientAddress: string
+}
+
+async function derive(db: DB, { userId, clientAddress }: Requester, taskId: string, derivation: Derivation) {
   const source = await findSource(db, userId, taskId)
   refuseUnfinished(source, derivation)
   await refuseWithoutPhoto(source)
@@ -108,7 +115,7 @@ async function derive(db: DB, userId: string, taskId: string, derivation: Deriva
     ...(derivation.kind === 'fix' ? { likenessFix: derivation.fix } : {}),
   }
   const id = randomUUID()
-  return createPaidTask(db, {
+  const created = await createPaidTask(db, {
     id,
     userId,
     kind: 'image',
@@ -143,14 +150,21 @@ async function derive(db: DB, userId: string, taskId: string, derivation: Deriva
       return { runAt: await frontOfUserQueue(tx, userId) }
     },
   })
+  recordImageGeneration(userId, clientAddress, {
+    taskId: id,
+    fromTemplate: source.source === 'template',
+    templateId: params.templateId,
+  })
+  return created
 }
 
 /** POST /api/async-image/task/{id}/reroll: the same photo and params, a new seed, one version's cost. */
-export const rerollTask = (db: DB, userId: string, taskId: string) => derive(db, userId, taskId, { kind: 'reroll' })
+export const rerollTask = (db: DB, requester: Requester, taskId: string) =>
+  derive(db, requester, taskId, { kind: 'reroll' })
 
 /** POST /api/async-image/task/{id}/fix: the same photo with targeted corrections, first in the user's queue. */
-export const fixTask = (db: DB, userId: string, taskId: string, fix: LikenessFix) =>
-  derive(db, userId, taskId, { kind: 'fix', fix })
+export const fixTask = (db: DB, requester: Requester, taskId: string, fix: LikenessFix) =>
+  derive(db, requester, taskId, { kind: 'fix', fix })
 
 export interface TaskFamilyView {
   parent: { id: string; status: TaskStatus } | null

@@ -20,6 +20,7 @@ import {
   withOwnDataDir,
 } from '#tests/helpers/generation.ts'
 import { startWorker, waitFor } from '#tests/helpers/worker-process.ts'
+import { httpClient, startWebServer } from '#tests/helpers/web-server.ts'
 
 // Re-rolls and likeness fixes through the real routes, with the real worker completing the tasks
 // (decision 0030). The image cost is the default 2 credits; each paid run includes 1 free fix.
@@ -303,4 +304,24 @@ test('a re-roll on a balance too short answers 402 with needPurchase and charges
   // The free fix needs no credits at all.
   expect((await fix(taskId, token)).body).toMatchObject({ creditCost: 0, credits: 1 })
   expect(await balanceAndLedgerSum(user.id)).toEqual({ balance: 1, ledgerSum: 1 })
+})
+
+test('over HTTP: the routes answer POST under the task path, and another method is a 405', async () => {
+  const { token, taskId } = await completedRun(10)
+  const web = await startWebServer()
+  const client = httpClient(web.origin)
+  try {
+    const headers = { 'x-auth-token': token, 'content-type': 'application/json' }
+    const rolled = await client.fetch(`/api/async-image/task/${taskId}/reroll`, { method: 'POST', headers })
+    expect(rolled.status).toBe(200)
+    expect(await rolled.json()).toMatchObject({ taskId: expect.any(String), creditCost: 2 })
+    const body = JSON.stringify({ reasons: ['nose_muzzle'], note: 'shorter muzzle' })
+    const fixed = await client.fetch(`/api/async-image/task/${taskId}/fix`, { method: 'POST', headers, body })
+    expect(await fixed.json()).toMatchObject({ taskId: expect.any(String), creditCost: 0 })
+    const read = await client.fetch(`/api/async-image/task/${taskId}/fix`, { headers })
+    expect(read.status).toBe(405)
+  } finally {
+    await client.close()
+    await web.close()
+  }
 })
