@@ -8,6 +8,7 @@ import { action as generatePage, loader as generatePageLoader } from '#app/route
 import { action as historyPage } from '#app/routes/history.tsx'
 import { likenessCorrections } from '#domain/generation/likeness-fix.ts'
 import { deleteFinishedTask } from '#domain/generation/user-tasks.server.ts'
+import { expireTasks } from '#domain/generation/task-states.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
@@ -144,6 +145,23 @@ test('with the original photo gone, re-roll and fix are refused with 410 and not
   expect(await fix(taskId, token)).toEqual({ status: 410, body: { message } })
   expect(await balanceAndLedgerSum(user.id)).toEqual({ balance: 8, ledgerSum: 8 })
   expect(await db.selectFrom('generation_tasks').select('id').where('user_id', '=', user.id).execute()).toHaveLength(1)
+})
+
+test('once the run that uploaded the photo expires, its re-roll can be neither re-rolled nor fixed', async () => {
+  const { user, token, taskId } = await completedRun(10)
+  const rolled = (await reroll(taskId, token)).body.taskId
+  expect(await finished(rolled)).toMatchObject({ status: 'completed' })
+  await db
+    .updateTable('generation_tasks')
+    .set({ expires_at: new Date(Date.now() - 1000) })
+    .where('id', '=', taskId)
+    .execute()
+  expect(await expireTasks(db)).toBe(1)
+  expect(await taskRow(rolled)).toMatchObject({ parent_task_id: null, family_root_id: taskId })
+  const before = await balanceAndLedgerSum(user.id)
+  expect((await reroll(rolled, token)).status).toBe(410)
+  expect((await fix(rolled, token)).status).toBe(410)
+  expect(await balanceAndLedgerSum(user.id)).toEqual(before)
 })
 
 test('two parallel fixes of a run with one free fix: exactly one is free', async () => {
