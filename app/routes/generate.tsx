@@ -23,6 +23,10 @@ import {
   type PortraitMode,
 } from '#app/generation/portrait-fields.tsx'
 import { DownloadLink, KeptInHistory, TaskProgress } from '#app/generation/result-panel.tsx'
+import { TaskFamilyControls } from '#app/generation/task-family.tsx'
+import { answerTaskFamilyForm } from '#app/generation/task-family-form.server.ts'
+import { readForm } from '#app/utils/form-body.server.ts'
+import { findTaskFamily, type TaskFamilyView } from '#domain/generation/task-family.server.ts'
 import { isActive, type ClientTask } from '#app/generation/task-client.ts'
 import { seo } from '#app/document/seo.ts'
 import { useHydrated } from '#app/hooks/use-hydrated.ts'
@@ -73,14 +77,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({
     styles: styles.filter((style) => isGeneratorStyle(style.value)),
     cost: settings.imageGenerationCreditCost,
+    freeLikenessFixes: settings.freeLikenessFixes,
     offlineRenderer: getEnv().IMAGE_PROVIDER === 'local',
     task,
+    family: user && task ? await findTaskFamily(db, user.id, task.id) : null,
   })
 }
 
-/** The same submission as the API, for browsers without JavaScript. */
+/**
+ * The same submission as the API, for browsers without JavaScript; a url-encoded post is the
+ * result panel's Re-roll or likeness fix form.
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
+  if (request.headers.get('content-type')?.startsWith('application/x-www-form-urlencoded')) {
+    return answerTaskFamilyForm(request, await readForm(request), user.id)
+  }
   return answerGenerationForm({
     read: () => readImageGenerationForm(request),
     submit: (form) => submitImageGeneration(getDb(), user, form, getClientAddress(request)),
@@ -89,7 +101,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Generate() {
-  const { styles, cost, offlineRenderer, task } = useLoaderData<typeof loader>()
+  const { styles, cost, offlineRenderer, task, family, freeLikenessFixes } = useLoaderData<typeof loader>()
   return (
     <GeneratorShell
       generator={PORTRAITS}
@@ -103,7 +115,14 @@ export default function Generate() {
       }
       form={(follow) => <PortraitForm styles={styles} cost={cost} follow={follow} />}
       placeholder="Your portrait will appear here. You can follow every task in Today's Tasks."
-      result={(task) => <PortraitResult task={task} />}
+      result={(shown) => (
+        <PortraitResult
+          task={shown}
+          cost={cost}
+          freeLikenessFixes={freeLikenessFixes}
+          family={shown.id === task?.id ? family : null}
+        />
+      )}
     />
   )
 }
@@ -185,7 +204,15 @@ function PortraitForm({ styles, cost, follow }: { styles: StyleJson[]; cost: num
   )
 }
 
-function PortraitResult({ task }: { task: ClientTask }) {
+interface PortraitResultProps {
+  task: ClientTask
+  cost: number
+  freeLikenessFixes: number
+  /** The shown task's family, when the loader found the task. */
+  family: TaskFamilyView | null
+}
+
+function PortraitResult({ task, cost, freeLikenessFixes, family }: PortraitResultProps) {
   const url = task.result?.imageUrl
   return (
     <>
@@ -199,6 +226,13 @@ function PortraitResult({ task }: { task: ClientTask }) {
       ) : isActive(task) ? (
         <TaskProgress task={task} page={PORTRAITS.page} />
       ) : null}
+      <TaskFamilyControls
+        task={task}
+        cost={cost}
+        family={family}
+        freeLikenessFixes={freeLikenessFixes}
+        action={`${PORTRAITS.page}?task=${task.id}`}
+      />
       <KeptInHistory what="All your portraits are" history="/history" />
     </>
   )

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { GENERATOR_STYLES, guidedOptionsSchema, type ImagePromptInput } from '#domain/generation/prompt.ts'
+import { likenessCorrections, likenessFixSchema } from '#domain/generation/likeness-fix.ts'
 import { petTraitsSchema } from './pet-traits.ts'
 
 /**
@@ -13,7 +14,11 @@ export const imageTaskParamsSchema = z.object({
   prompt: z.string(),
   templatePrompt: z.string(),
   templateId: z.string().nullable(),
-  /** What the photo check's vision model saw (absent offline, or on tasks from before the check). */
+  /** A re-roll's or a fix's fresh seed (decision 0030). */
+  seed: z.number().int().optional(),
+  /** What a likeness fix corrects (decision 0030). */
+  likenessFix: likenessFixSchema.optional(),
+  /** What the photo check's vision model (or a saved pet) says of the pet; absent offline, or on older tasks. */
   traits: petTraitsSchema.optional(),
 })
 
@@ -41,4 +46,9 @@ export function promptInputFor(params: ImageTaskParams, imageCount: number): Ima
         traits: params.traits,
       }
   }
+}
+
+/** The corrections a likeness fix adds after the prompt ('' for any other task). */
+export function correctionsFor(params: ImageTaskParams): string {
+  return params.likenessFix ? likenessCorrections(params.likenessFix, params.traits) : ''
 }

@@ -39,9 +39,13 @@ export interface NewTask {
   inputKeys: string[]
   provider: string
   /** The price, read from the system config inside the paying transaction. */
-  cost: (settings: SystemSettings) => number
-  /** The ledger line, e.g. 'Image generation'. */
-  description: string
+  cost: (settings: SystemSettings, tx: Tx) => number | Promise<number>
+  /** The ledger line, e.g. 'Image generation'; may depend on the price (a free likeness fix). */
+  description: string | ((cost: number) => string)
+  /** A re-roll's or a likeness fix's parent task and the paid run its family started with. */
+  family?: { parentTaskId: string; rootTaskId: string }
+  /** Runs in the transaction once the task is paid for; may move its job up the queue. */
+  beforeQueue?: (tx: Tx) => Promise<{ runAt?: Date }>
 }
 
 /**
@@ -49,9 +53,9 @@ export interface NewTask {
  * credits: 402 with needPurchase; too many of the user's tasks queued or running: 429. Either way
  * nothing is written.
  */
-async function createPaidTask(db: DB, task: NewTask) {
+export async function createPaidTask(db: DB, task: NewTask) {
   const created = await db.transaction().execute(async (tx) => {
-    const cost = task.cost(await getSystemConfig(tx))
+    const cost = await task.cost(await getSystemConfig(tx), tx)
     await tx
       .insertInto('generation_tasks')
       .values({
@@ -68,20 +72,24 @@ async function createPaidTask(db: DB, task: NewTask) {
         started_at: null,
         finished_at: null,
         expires_at: null,
+        parent_task_id: task.family?.parentTaskId ?? null,
+        family_root_id: task.family?.rootTaskId ?? null,
       })
       .execute()
-    const paid = await spendCredits(tx, { userId: task.userId, cost, description: task.description, taskId: task.id })
+    const description = typeof task.description === 'string' ? task.description : task.description(cost)
+    const paid = await spendCredits(tx, { userId: task.userId, cost, description, taskId: task.id })
     if (!paid) {
       throw new HttpError(402, `You need at least ${cost} credits to generate ${kindNames[task.kind]}`, {
         extra: { needPurchase: true },
       })
     }
     await refuseBeyondActiveLimit(tx, task.userId, getEnv().MAX_ACTIVE_TASKS_PER_USER)
+    const placement = (await task.beforeQueue?.(tx)) ?? {}
     await enqueueJob(
       tx,
       jobFor[task.kind],
       { taskId: task.id },
-      { maxAttempts: GENERATION_MAX_ATTEMPTS, jobKey: task.id },
+      { maxAttempts: GENERATION_MAX_ATTEMPTS, jobKey: task.id, runAt: placement.runAt },
     )
     const { credits } = await tx
       .selectFrom('users')

@@ -43,6 +43,20 @@ const routes: RouteCase[] = [
     params: { id: anId },
     calls: ['GET'],
   },
+  {
+    file: 'api.async-image.task.$id.fix.ts',
+    guard: 'signed-in',
+    path: `/api/async-image/task/${anId}/fix`,
+    params: { id: anId },
+    calls: ['POST'],
+  },
+  {
+    file: 'api.async-image.task.$id.reroll.ts',
+    guard: 'signed-in',
+    path: `/api/async-image/task/${anId}/reroll`,
+    params: { id: anId },
+    calls: ['POST'],
+  },
   { file: 'api.async-image.tasks.today.ts', guard: 'signed-in', path: '/api/async-image/tasks/today', calls: ['GET'] },
   {
     file: 'api.async-video.delete.$taskId.ts',
