@@ -140,8 +140,8 @@ export async function benchOutage() {
 }
 
 /**
- * Clients calling the API (their own user, a login, the task list) and a page, one after the
- * other each, until stopped; counts the answers by class.
+ * Clients calling the API (their own user, a login, the task list) and pages (one anonymous, one
+ * signed in), one after the other each, until stopped; counts the answers by class.
  */
 function startTraffic(webUrl: string, users: { token: string; email: string }[]) {
   const counts = { total: 0, unavailable: 0, otherServerErrors: 0, slowestMs: 0 }
@@ -171,6 +171,8 @@ function startTraffic(webUrl: string, users: { token: string; email: string }[])
         body: JSON.stringify({ email: user.email, password: PASSWORD }),
       })
       await call('/')
+      // A signed-in page (pages read the token header too): the database's 503 page meanwhile.
+      await call('/history', { headers: { 'x-auth-token': user.token } })
       await sleep(100)
     }
   }
