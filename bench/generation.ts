@@ -13,6 +13,7 @@ import { createPool, type DB } from '#platform/db.server.ts'
 import { getMetrics } from '#platform/metrics.server.ts'
 import { createSession, hashToken } from '#domain/sessions/session.server.ts'
 import { createUser } from '#domain/accounts/user.server.ts'
+import { drawnPetPhoto } from '#tests/helpers/pet-photos.ts'
 import { freePort } from '../scripts/embedded-postgres.ts'
 import { percentile, round, startProcess } from './lib.ts'
 
@@ -58,10 +59,8 @@ async function submit(baseUrl: string, token: string, photo: Buffer) {
   return body.taskId
 }
 
-export const smallPhoto = () =>
-  sharp({ create: { width: 256, height: 256, channels: 3, background: '#b87333' } })
-    .jpeg()
-    .toBuffer()
+/** A pet photo that passes the photo check (1024 px, about 100 KB). */
+export const smallPhoto = () => drawnPetPhoto()
 
 // ---------------------------------------------------------------------------------------------
 // (a) GET /api/async-image/task/{id}
@@ -380,17 +379,17 @@ export async function benchQueue({ db, url }: BenchDatabase) {
 const UPLOADERS = 8
 const MB = 1024 * 1024
 
-/** A real photo-sized JPEG (24 megapixels of fine detail) just under the 10 MB limit. */
+/** A real photo-sized JPEG (a drawn pet under 24 megapixels of fine detail) just under the 10 MB limit. */
 async function tenMegabytePhoto() {
-  const noisy = await sharp({
-    create: {
-      width: 6000,
-      height: 4000,
-      channels: 3,
-      background: '#808080',
-      noise: { type: 'gaussian', mean: 128, sigma: 40 },
-    },
+  const [width, height] = [5656, 4242]
+  const noise = await sharp({
+    create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } },
   })
+    .png()
+    .toBuffer()
+  // The pet keeps the photo check passing; the grain keeps the file large.
+  const noisy = await sharp(await drawnPetPhoto({ width }))
+    .composite([{ input: noise, blend: 'overlay' }])
     .png()
     .toBuffer()
   for (let quality = 95; quality > 5; quality -= 5) {

@@ -12,6 +12,7 @@ import { scratchDatabase } from './lib.ts'
 import { benchLighthouse } from './lighthouse.ts'
 import { benchOutage } from './outage.ts'
 import { benchPages } from './pages.ts'
+import { benchPhotoCheck } from './photo-check.ts'
 import { benchProviderBound } from './providers.ts'
 
 type Bench = (database: Awaited<ReturnType<typeof scratchDatabase>>) => Promise<Record<string, number | string>>
@@ -29,6 +30,7 @@ const benches: Array<[string, Bench]> = [
   ['lighthouse', benchLighthouse],
   ['live-updates', benchLiveUpdates],
   ['outage', benchOutage],
+  ['photo-check', benchPhotoCheck],
 ]
 
 async function main() {

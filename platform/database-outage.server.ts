@@ -17,12 +17,26 @@ import { hasNetworkCode, someWrapped } from './network-errors.server.ts'
 /** PostgreSQL's admin_shutdown, crash_shutdown, cannot_connect_now and class 08 (connection). */
 const POSTGRES_UNREACHABLE_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006'])
 
-/** What node-postgres throws without a code: a dropped socket, a connection that timed out being made. */
+/** pg's error for a query unanswered within its client-side `query_timeout` (db.server.ts). */
+const QUERY_TIMEOUT_MESSAGE = 'Query read timeout'
+
+/**
+ * What node-postgres throws without a code: a dropped socket, a connection that timed out being
+ * made, a query unanswered in time, and a query on a connection closed after one (a transaction's
+ * ROLLBACK after its query timed out).
+ */
 const UNREACHABLE_MESSAGES = [
   /connection terminated/i,
   /client has encountered a connection error/i,
   /cannot use a pool after calling end/i,
+  new RegExp(`^${QUERY_TIMEOUT_MESSAGE}$`),
+  /client was closed and is not queryable/i,
 ]
+
+/** A query the server did not answer within the client's query_timeout: its connection is no longer usable. */
+export function isQueryTimeout(error: unknown) {
+  return error instanceof Error && error.message === QUERY_TIMEOUT_MESSAGE
+}
 
 /**
  * pg-pool's error when a full pool had no connection come free within connectionTimeoutMillis. A

@@ -78,6 +78,8 @@ export interface SystemConfigTable {
   image_generation_credit_cost: number
   video_generation_credit_cost: number
   fast_video_generation_credit_cost: number
+  /** Free likeness fixes each paid run includes (migration 0035). */
+  free_likeness_fixes: Generated<number>
   updated_at: Generated<Date>
 }
 
@@ -119,6 +121,33 @@ export interface GenerationTasksTable {
   updated_at: Generated<Timestamp>
   /** When the end-of-work email was queued: at most once a task (migration 0023). */
   end_email_queued_at: Timestamp | null
+  /** The task this re-roll or likeness fix was made from (migration 0035). */
+  parent_task_id: string | null
+  /** The paid run this task's family started with; null for a paid run itself (migration 0035). */
+  family_root_id: string | null
+}
+
+/** A paid run's free likeness fixes, made when it is first re-rolled or fixed (migration 0035). */
+export interface TaskFamiliesTable {
+  root_task_id: string
+  user_id: string
+  free_fixes_included: number
+  free_fixes_used: Generated<number>
+  created_at: CreatedAt
+}
+
+/** What a user said was off in a portrait, for analytics (migration 0035). */
+export interface LikenessFixReportsTable {
+  id: Generated<string>
+  /** The task whose likeness was off, and the fix made for it. */
+  task_id: string
+  fixed_task_id: string
+  user_id: string | null
+  template_id: string | null
+  provider: string
+  reasons: string[]
+  note: Generated<string>
+  created_at: CreatedAt
 }
 
 export interface PaymentProofsTable {
@@ -293,6 +322,16 @@ export interface PetPhotosTable {
   created_at: CreatedAt
 }
 
+export interface PhotoChecksTable {
+  /** Hex SHA-256 of the uploaded bytes. */
+  sha256: string
+  provider: string
+  model: string
+  /** The vision model's structured answer (domain/photo-check/vision-answer.ts). */
+  answer: Json<unknown>
+  checked_at: CreatedAt
+}
+
 export interface Database {
   users: UsersTable
   sessions: SessionsTable
@@ -317,6 +356,9 @@ export interface Database {
   provider_requests: ProviderRequestsTable
   worker_processes: WorkerProcessesTable
   csp_reports: CspReportsTable
+  photo_checks: PhotoChecksTable
+  task_families: TaskFamiliesTable
+  likeness_fix_reports: LikenessFixReportsTable
   pets: PetsTable
   pet_photos: PetPhotosTable
 }

@@ -1,6 +1,12 @@
 import { Kysely, PostgresDialect, type Transaction } from 'kysely'
 import pg from 'pg'
-import { notePoolExhausted, observeQuery, reportPoolError, tagDatabaseError } from './database-outage.server.ts'
+import {
+  isQueryTimeout,
+  notePoolExhausted,
+  observeQuery,
+  reportPoolError,
+  tagDatabaseError,
+} from './database-outage.server.ts'
 import type { Database } from './db-schema.ts'
 import { EnvError, getEnv } from './env.server.ts'
 
@@ -22,6 +28,9 @@ export type PoolConnectCallback = (
 /**
  * pg's client, every query error passing the outage rule (database-outage.server.ts) before its
  * caller sees it. Errors the client emits as events are the pool's 'error' listeners' (createPool).
+ * A query the server did not answer within the pool's `queryTimeoutMs` leaves its connection
+ * waiting for an answer that may never come (a stopped server, a partition): the connection is
+ * closed at once, so the pool drops it instead of lending it out again.
  */
 class DatabaseClient extends pg.Client {
   // One signature for pg's overloads: text or config, values, then a callback or a promise.
@@ -30,7 +39,7 @@ class DatabaseClient extends pg.Client {
     const callback: unknown = args.at(-1)
     if (typeof callback === 'function') {
       args[args.length - 1] = (error: unknown, result: unknown) => {
-        tagDatabaseError(error)
+        this.judge(error)
         callback(error, result)
       }
       return Reflect.apply(super.query, this, args)
@@ -39,9 +48,16 @@ class DatabaseClient extends pg.Client {
     // A Submittable (a cursor; none is used here) is answered as it is and reports its own errors.
     if (!(result instanceof Promise)) return result
     return result.catch((error: unknown) => {
-      tagDatabaseError(error)
+      this.judge(error)
       throw error
     })
+  }
+
+  private judge(error: unknown) {
+    tagDatabaseError(error)
+    // end() sets the client ending at once (the pool then removes it on release) and, with the
+    // unanswered query still active, destroys the socket rather than waiting for a goodbye.
+    if (isQueryTimeout(error)) this.end().catch(() => {})
   }
 }
 
@@ -68,6 +84,14 @@ export interface PoolOptions {
   applicationName?: string
   /** The worker's pool waits out an outage (worker/patient-pool.ts). */
   Pool?: typeof DatabasePool
+  /**
+   * How long a query may go unanswered before it fails as the database being unreachable (pg's
+   * client-side `query_timeout`: a server-side statement_timeout cannot fire in a stopped server).
+   * None by default (migrations may run long); the web and the worker set theirs.
+   */
+  queryTimeoutMs?: number
+  /** How long taking a connection may wait, for a free one or a new one (pg-pool's one timeout). */
+  connectTimeoutMs?: number
 }
 
 /** Connections a process opens at most, unless it asks for more (the worker: configureSharedPool). */
@@ -75,12 +99,22 @@ export const DEFAULT_POOL_SIZE = 10
 
 export function createPool(
   connectionString: string,
-  { max = DEFAULT_POOL_SIZE, applicationName, Pool = DatabasePool }: PoolOptions = {},
+  {
+    max = DEFAULT_POOL_SIZE,
+    applicationName,
+    Pool = DatabasePool,
+    queryTimeoutMs,
+    connectTimeoutMs = 5_000,
+  }: PoolOptions = {},
 ) {
   const pool = new Pool({
     connectionString,
     max,
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: connectTimeoutMs,
+    query_timeout: queryTimeoutMs,
+    // A peer that vanished without a word (a partition) is found by TCP in time, not never.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     application_name: applicationName,
     Client: DatabaseClient,
   })

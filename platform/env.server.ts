@@ -75,6 +75,16 @@ export const sharedFields = z.object({
   // 'instant' hands the photo straight back: for tests and benchmarks only (the worker refuses it in production).
   IMAGE_PROVIDER: z.enum(['local', 'openai', 'gemini', 'instant']).default('local'),
   VIDEO_PROVIDER: z.enum(['local', 'veo']).default('local'),
+  // The keys are shared because the web checks uploaded photos with the image provider's vision
+  // model before charging (domain/photo-check/); the worker generates with them.
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: z.string().url().default('https://api.openai.com/v1'),
+  OPENAI_VISION_MODEL: z.string().default('gpt-6-luna'),
+  GEMINI_API_KEY: optionalString,
+  GEMINI_BASE_URL: z.string().url().default('https://generativelanguage.googleapis.com'),
+  GEMINI_VISION_MODEL: z.string().default('gemini-3.5-flash-lite'),
+  // One vision call of the photo check; past it the check goes on with the local checks alone.
+  PHOTO_CHECK_TIMEOUT_MS: positiveInt(8_000),
 
   USDT_TRC20_ADDRESS: z.string().default(''),
   USDT_ERC20_ADDRESS: z.string().default(''),

@@ -101,6 +101,12 @@ function createMetrics() {
       labelNames: ['limit'] as const,
       registers,
     }),
+    photoCheckVisionSkipped: new Counter({
+      name: 'pawtrait_photo_check_vision_skipped_total',
+      help: 'Photo checks that went on with the local checks alone, by why the vision call was not made or failed',
+      labelNames: ['reason'] as const,
+      registers,
+    }),
     buildInfo: new Gauge({
       name: 'pawtrait_build_info',
       help: 'Always 1; the running build version is its label',

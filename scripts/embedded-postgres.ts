@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import net from 'node:net'
@@ -125,6 +125,20 @@ function stopPostmaster(child: ChildProcess, signal: 'SIGINT' | 'SIGQUIT' = 'SIG
   })
 }
 
+/**
+ * Sends `signal` to the postmaster and every process it forked (backends, checkpointer, …), the
+ * postmaster first on SIGSTOP (it forks no backend after that) and last on SIGCONT.
+ */
+function signalServer(postmaster: ChildProcess, signal: 'SIGSTOP' | 'SIGCONT') {
+  const pid = postmaster.pid
+  if (pid === undefined) return
+  // pgrep exits 1 when it finds no child.
+  const listed = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout
+  const children = listed.split('\n').filter(Boolean).map(Number)
+  const order = signal === 'SIGSTOP' ? [pid, ...children] : [...children, pid]
+  for (const each of order) process.kill(each, signal)
+}
+
 function readOrCreate(file: string, make: () => string) {
   if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim()
   const value = make()
@@ -162,5 +176,12 @@ export async function startEmbeddedPostgres(folder: string, database = 'pawtrait
     stop: () => stopPostmaster(postmaster),
     /** PostgreSQL's immediate shutdown (every connection drops at once, recovery on the next start): outage tests. */
     crash: () => stopPostmaster(postmaster, 'SIGQUIT'),
+    /**
+     * A database that hangs (a stopped primary, a partition): every PostgreSQL process is stopped
+     * (SIGSTOP). Connections are still accepted by the kernel, nothing is answered until `thaw`.
+     */
+    freeze: () => signalServer(postmaster, 'SIGSTOP'),
+    /** Lets a frozen server run on (SIGCONT): its connections and their queries carry on. */
+    thaw: () => signalServer(postmaster, 'SIGCONT'),
   }
 }

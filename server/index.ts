@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { logDevReady, type ServerBuild } from '@remix-run/node'
 import sharp from 'sharp'
 import { registerDatabaseMetrics } from './database-metrics.ts'
-import { configureSharedPool, getDb } from '#platform/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { initLogging } from '#platform/logger.server.ts'
 import { startMetricsServer } from '#platform/metrics-server.server.ts'
@@ -12,6 +12,7 @@ import { getMetrics } from '#platform/metrics.server.ts'
 import { publicOrigin } from '#platform/public-url.server.ts'
 import { exitOnStartupError } from '#platform/startup.server.ts'
 import { createWebApp } from './app.ts'
+import { configureWebPool } from './web-pool.ts'
 
 const root = path.resolve(fileURLToPath(import.meta.url), '../..')
 
@@ -20,7 +21,7 @@ const root = path.resolve(fileURLToPath(import.meta.url), '../..')
 sharp.concurrency(1)
 
 const logger = initLogging('web')
-configureSharedPool({ applicationName: 'pawtrait-web' })
+configureWebPool()
 
 try {
   const env = getEnv()

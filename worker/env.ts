@@ -26,11 +26,7 @@ const workerFields = sharedFields.extend({
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9092),
 
   INSTANT_PROVIDER_DELAY_MS: z.coerce.number().int().min(0).default(0),
-  OPENAI_API_KEY: optionalString,
-  OPENAI_BASE_URL: z.string().url().default('https://api.openai.com/v1'),
   OPENAI_IMAGE_MODEL: z.string().default('gpt-image-2'),
-  GEMINI_API_KEY: optionalString,
-  GEMINI_BASE_URL: z.string().url().default('https://generativelanguage.googleapis.com'),
   GEMINI_IMAGE_MODEL: z.string().default('gemini-3.1-flash-image'),
   VEO_MODEL: z.string().default('veo-3.1-generate-preview'),
   VEO_FAST_MODEL: z.string().default('veo-3.1-fast-generate-preview'),

@@ -13,6 +13,11 @@ import { checkAndRecord } from './providers/check.ts'
 
 /** The pool's size at the least, for the running jobs' concurrent short queries (heartbeat, progress). */
 const MIN_POOL_SIZE = 20
+/**
+ * A query unanswered this long (the database hangs) fails as an outage, which the worker waits
+ * out (patient-pool.ts): long enough for any of its queries (rollups), well within TASK_STALL_MS.
+ */
+const QUERY_TIMEOUT_MS = 30_000
 
 initLogging('worker')
 surviveDatabaseOutages()
@@ -28,6 +33,7 @@ try {
     max: Math.max(MIN_POOL_SIZE, jobsAtOnce + 2 * workerLanes.length),
     Pool: PatientPool,
     applicationName: 'pawtrait-worker',
+    queryTimeoutMs: QUERY_TIMEOUT_MS,
   })
   // At start-up an unreachable database is more likely a wrong DATABASE_URL: say so and exit (pg's
   // pool.query does not wait); npm start and Fly start the process again.

@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useState } from 'react'
 import { UrlModal } from '#app/components/url-modal.tsx'
 import { type TemplateJson, TEMPLATE_HANDOFF_KEY, type TemplateHandoff } from '#domain/gallery/gallery-shared.ts'
 import { announceTaskSubmitted } from '#app/generation/task-client.ts'
+import { PhotoCheckNote, usePhotoCheck } from '#app/generation/photo-check-note.tsx'
 import { ACCEPTED_IMAGES } from '#app/utils/accepted-images.ts'
 
 type Outcome =
@@ -26,6 +27,7 @@ export function UseTemplateModal({ image, closeHref }: { image: TemplateJson; cl
   const revalidator = useRevalidator()
   const [photoPreview, setPhotoPreview] = useState<string | null>(null)
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'idle' })
+  const [photoCheck, checkPhoto] = usePhotoCheck()
   const { otherParams, prompt } = image.parameters
 
   // Frees each preview once it is replaced or the modal closes.
@@ -110,8 +112,10 @@ export function UseTemplateModal({ image, closeHref }: { image: TemplateJson; cl
               onChange={(event) => {
                 const file = event.currentTarget.files?.[0]
                 setPhotoPreview(file ? URL.createObjectURL(file) : null)
+                void checkPhoto(file)
               }}
             />
+            <PhotoCheckNote state={photoCheck} />
           </div>
           {outcome.kind === 'error' ? (
             <p className="form-error" role="alert">

@@ -8,6 +8,8 @@ import { RangeControls } from '#app/analytics/range-controls.tsx'
 import { StatCards } from '#app/analytics/stat-cards.tsx'
 import { VisitorRegions } from '#app/analytics/visitor-regions.tsx'
 import { type AnalyticsSummary, analyticsSummary } from '#domain/analytics/report.server.ts'
+import { likenessFixReasonsByTemplate, type TemplateFixReasons } from '#domain/analytics/likeness-fixes.server.ts'
+import { FixReasons } from '#app/analytics/fix-reasons.tsx'
 import { requirePermission } from '#domain/permissions/permissions.server.ts'
 import { dateRangeSchema, presetRange, rangePresets } from '#domain/analytics/date-range.ts'
 import { getDb } from '#platform/db.server.ts'
@@ -22,6 +24,8 @@ type PageData = {
   endDate: string
   preset: (typeof rangePresets)[number] | null
   summary: AnalyticsSummary | null
+  /** Likeness fix reasons per template, with the summary. */
+  fixReasons?: TemplateFixReasons[]
   error: string | null
 }
 
@@ -44,7 +48,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return json<PageData>({ ...submitted, summary: null, error: range.error.issues[0].message }, { status: 400 })
   }
   try {
-    return json<PageData>({ ...submitted, summary: await analyticsSummary(getDb(), range.data), error: null })
+    const [summary, fixReasons] = await Promise.all([
+      analyticsSummary(getDb(), range.data),
+      likenessFixReasonsByTemplate(getDb(), range.data),
+    ])
+    return json<PageData>({ ...submitted, summary, fixReasons, error: null })
   } catch (error) {
     console.error('[analytics] summary failed:', error)
     return json<PageData>({ ...submitted, summary: null, error: FAILED }, { status: 500 })
@@ -72,7 +80,13 @@ export default function AnalyticsPage() {
         </p>
       ) : null}
       {data.summary ? (
-        <Statistics summary={data.summary} />
+        <>
+          <Statistics summary={data.summary} />
+          <section className="card analytics-section" aria-labelledby="fix-heading">
+            <h2 id="fix-heading">Likeness Fixes by Template</h2>
+            <FixReasons templates={data.fixReasons ?? []} />
+          </section>
+        </>
       ) : data.error ? null : (
         <p className="muted">Choose a time range and press Refresh Data to load the statistics.</p>
       )}

@@ -7,17 +7,13 @@ import { getDb } from '#platform/db.server.ts'
 import { firstSubmissionError } from '#app/utils/form-errors.server.ts'
 import { badRequest } from '#domain/http-error.server.ts'
 import { getClientAddress } from '#platform/client-address.server.ts'
+import { submittedAnswer } from '#app/generation/submitted-answer.ts'
 
 /** POST /api/async-image/generate (multipart): pays for and queues an image task. */
 export const action = apiHandler(async ({ request }) => {
   const user = await requireUser(request)
   const submission = await readImageGenerationForm(request)
   if (submission.status !== 'success') throw badRequest(firstSubmissionError(submission.error))
-  const { taskId, cost, credits } = await submitImageGeneration(
-    getDb(),
-    user,
-    submission.value,
-    getClientAddress(request),
-  )
-  return json({ taskId, status: 'queued', type: 'image', creditCost: cost, credits, message: 'Task submitted' })
+  const task = await submitImageGeneration(getDb(), user, submission.value, getClientAddress(request))
+  return json(submittedAnswer(task))
 })

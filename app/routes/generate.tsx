@@ -15,6 +15,7 @@ import { PhotoUpload, useFilePreview } from '#app/generation/photo-upload.tsx'
 import { SavedPetChoice, toSavedPetOption, type SavedPetOption } from '#app/pets/saved-pet-choice.tsx'
 import { SavePetFromTask } from '#app/pets/save-pet-from-task.tsx'
 import { listPets } from '#domain/pets/pets.server.ts'
+import { PhotoCheckNote, usePhotoCheck } from '#app/generation/photo-check-note.tsx'
 import {
   CustomizeFields,
   GuideFields,
@@ -25,6 +26,10 @@ import {
   type PortraitMode,
 } from '#app/generation/portrait-fields.tsx'
 import { DownloadLink, KeptInHistory, TaskProgress } from '#app/generation/result-panel.tsx'
+import { TaskFamilyControls } from '#app/generation/task-family.tsx'
+import { answerTaskFamilyForm } from '#app/generation/task-family-form.server.ts'
+import { readForm } from '#app/utils/form-body.server.ts'
+import { findTaskFamily, type TaskFamilyView } from '#domain/generation/task-family.server.ts'
 import { isActive, type ClientTask } from '#app/generation/task-client.ts'
 import { seo } from '#app/document/seo.ts'
 import { useHydrated } from '#app/hooks/use-hydrated.ts'
@@ -78,16 +83,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({
     styles: styles.filter((style) => isGeneratorStyle(style.value)),
     cost: settings.imageGenerationCreditCost,
+    freeLikenessFixes: settings.freeLikenessFixes,
     offlineRenderer: getEnv().IMAGE_PROVIDER === 'local',
     task,
+    family: user && task ? await findTaskFamily(db, user.id, task.id) : null,
     pets: pets.map(toSavedPetOption),
     chosenPet: pets.some((pet) => pet.id === chosen) ? chosen : null,
   })
 }
 
-/** The same submission as the API, for browsers without JavaScript. */
+/**
+ * The same submission as the API, for browsers without JavaScript; a url-encoded post is the
+ * result panel's Re-roll or likeness fix form.
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
+  if (request.headers.get('content-type')?.startsWith('application/x-www-form-urlencoded')) {
+    return answerTaskFamilyForm(request, await readForm(request), user.id)
+  }
   return answerGenerationForm({
     read: () => readImageGenerationForm(request),
     submit: (form) => submitImageGeneration(getDb(), user, form, getClientAddress(request)),
@@ -96,7 +109,8 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Generate() {
-  const { styles, cost, offlineRenderer, task, pets, chosenPet } = useLoaderData<typeof loader>()
+  const { styles, cost, offlineRenderer, task, family, freeLikenessFixes, pets, chosenPet } =
+    useLoaderData<typeof loader>()
   return (
     <GeneratorShell
       generator={PORTRAITS}
@@ -110,7 +124,14 @@ export default function Generate() {
       }
       form={(follow) => <PortraitForm styles={styles} cost={cost} follow={follow} pets={pets} chosenPet={chosenPet} />}
       placeholder="Your portrait will appear here. You can follow every task in Today's Tasks."
-      result={(task) => <PortraitResult task={task} />}
+      result={(shown) => (
+        <PortraitResult
+          task={shown}
+          cost={cost}
+          freeLikenessFixes={freeLikenessFixes}
+          family={shown.id === task?.id ? family : null}
+        />
+      )}
     />
   )
 }
@@ -133,6 +154,7 @@ function PortraitForm({ styles, cost, follow, pets, chosenPet }: PortraitFormPro
   const [petId, setPetId] = useState(chosenPet ?? '')
   // Without JavaScript the photo input stays too: left empty, the chosen pet's photos are used.
   const petChosen = hydrated && petId !== ''
+  const [photoCheck, checkPhoto] = usePhotoCheck()
   const { form, fields, submitting } = useGeneratorForm(PORTRAITS, follow, {
     id: 'generate',
     schema: imageGenerationSchema,
@@ -153,9 +175,13 @@ function PortraitForm({ styles, cost, follow, pets, chosenPet }: PortraitFormPro
             preview={photoPreview}
             alt="Your pet photo"
             hint={<>Choose a clear photo of your pet (JPEG, PNG, WebP or GIF, up to {MAX_IMAGE_MB}MB)</>}
-            onChange={(event) => showPhoto(event.currentTarget.files?.[0])}
+            onChange={(event) => {
+              showPhoto(event.currentTarget.files?.[0])
+              void checkPhoto(event.currentTarget.files?.[0])
+            }}
             errors={Object.values(fields.images.allErrors).flat()}
           />
+          <PhotoCheckNote state={photoCheck} />
         </fieldset>
         {user ? (
           <p className="muted">
@@ -208,7 +234,15 @@ function PortraitForm({ styles, cost, follow, pets, chosenPet }: PortraitFormPro
   )
 }
 
-function PortraitResult({ task }: { task: ClientTask }) {
+interface PortraitResultProps {
+  task: ClientTask
+  cost: number
+  freeLikenessFixes: number
+  /** The shown task's family, when the loader found the task. */
+  family: TaskFamilyView | null
+}
+
+function PortraitResult({ task, cost, freeLikenessFixes, family }: PortraitResultProps) {
   const url = task.result?.imageUrl
   return (
     <>
@@ -222,6 +256,13 @@ function PortraitResult({ task }: { task: ClientTask }) {
       ) : isActive(task) ? (
         <TaskProgress task={task} page={PORTRAITS.page} />
       ) : null}
+      <TaskFamilyControls
+        task={task}
+        cost={cost}
+        family={family}
+        freeLikenessFixes={freeLikenessFixes}
+        action={`${PORTRAITS.page}?task=${task.id}`}
+      />
       <KeptInHistory what="All your portraits are" history="/history" />
       <SavePetFromTask taskId={task.id} />
     </>

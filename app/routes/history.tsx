@@ -15,6 +15,9 @@ import { readForm } from '#app/utils/form-body.server.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
 import { seo } from '#app/document/seo.ts'
 import { downloadName, downloadUrl } from '#app/generation/task-client.ts'
+import { TaskFamilyControls } from '#app/generation/task-family.tsx'
+import { answerTaskFamilyForm, isTaskFamilyForm } from '#app/generation/task-family-form.server.ts'
+import { getSystemConfig } from '#domain/credits/system-config.server.ts'
 
 export const meta: MetaFunction = () => seo({ title: 'My Resources', description: 'Your generated images and videos.' })
 
@@ -40,12 +43,16 @@ const pageHref = (kind: TaskKind, page: number) => `/history?type=${kind}&page=$
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request)
   const { kind, page } = readQuery(request)
-  const { items, pagination } = await listHistory(getDb(), user.id, kind, { page, limit: PAGE_SIZE })
+  const [{ items, pagination }, settings] = await Promise.all([
+    listHistory(getDb(), user.id, kind, { page, limit: PAGE_SIZE }),
+    getSystemConfig(getDb()),
+  ])
   // Past the last page (its last item was just deleted, say): show the last one instead.
   if (items.length === 0 && pagination.pages > 0 && page > pagination.pages) {
     throw redirect(pageHref(kind, pagination.pages))
   }
-  return json({ kind, items, pagination })
+  const { imageGenerationCreditCost: cost, freeLikenessFixes } = settings
+  return json({ kind, items, pagination, cost, freeLikenessFixes })
 }
 
 const deleteSchema = z.object({
@@ -55,7 +62,10 @@ const deleteSchema = z.object({
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
-  const submission = parseWithZod(await readForm(request), { schema: deleteSchema })
+  const form = await readForm(request)
+  // An image's Re-roll or "Doesn't look like my pet?" form.
+  if (isTaskFamilyForm(form)) return answerTaskFamilyForm(request, form, user.id)
+  const submission = parseWithZod(form, { schema: deleteSchema })
   if (submission.status !== 'success') return json<FormActionData>({ result: submission.reply() }, { status: 400 })
   try {
     await deleteFinishedTask(getDb(), user.id, submission.value.id, submission.value.type)
@@ -68,9 +78,11 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function History() {
-  const { kind, items, pagination } = useLoaderData<typeof loader>()
+  const { kind, items, pagination, cost, freeLikenessFixes } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const error = actionData?.result.error?.['']?.[0] ?? Object.values(actionData?.result.error ?? {}).flat()[0]
+  // A refused re-roll or fix shows beside its own card (TaskFamilyControls).
+  const deletion = actionData && 'result' in actionData ? actionData.result : undefined
+  const error = deletion?.error?.['']?.[0] ?? Object.values(deletion?.error ?? {}).flat()[0]
 
   return (
     <section className="history">
@@ -99,7 +111,14 @@ export default function History() {
       ) : (
         <ul className="history-grid">
           {items.map((item) => (
-            <HistoryCard key={item.id} item={item} kind={kind} page={pagination.page} />
+            <HistoryCard
+              key={item.id}
+              item={item}
+              kind={kind}
+              page={pagination.page}
+              cost={cost}
+              freeLikenessFixes={freeLikenessFixes}
+            />
           ))}
         </ul>
       )}
@@ -116,7 +135,16 @@ export default function History() {
   )
 }
 
-function HistoryCard({ item, kind, page }: { item: HistoryItem; kind: TaskKind; page: number }) {
+interface HistoryCardProps {
+  item: HistoryItem
+  kind: TaskKind
+  page: number
+  /** An image version's cost and the free fixes a run includes, for the re-roll and fix forms. */
+  cost: number
+  freeLikenessFixes: number
+}
+
+function HistoryCard({ item, kind, page, cost, freeLikenessFixes }: HistoryCardProps) {
   const navigation = useNavigation()
   const deleting = navigation.formData?.get('id') === item.id
   const { noun } = resourceKinds[kind]
@@ -152,7 +180,21 @@ function HistoryCard({ item, kind, page }: { item: HistoryItem; kind: TaskKind; 
             {deleting ? 'Deleting…' : 'Delete'}
           </button>
         </Form>
+        {kind === 'image' ? (
+          <a className="button secondary" href={`/generate?task=${item.id}`}>
+            Open
+          </a>
+        ) : null}
       </div>
+      {kind === 'image' ? (
+        <TaskFamilyControls
+          task={{ id: item.id, status: 'completed' }}
+          cost={cost}
+          family={null}
+          freeLikenessFixes={freeLikenessFixes}
+          action={pageHref(kind, page)}
+        />
+      ) : null}
     </li>
   )
 }

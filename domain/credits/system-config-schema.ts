@@ -1,12 +1,23 @@
 import { z } from 'zod'
 
-/** The superadmin's settings (spec: each a number at or above 0; whole numbers, as credits are integers). */
-export const systemSettingLabels = {
+/**
+ * The superadmin's settings (spec: each a number at or above 0; whole numbers, as credits are
+ * integers). The spec's four are required in a PUT; settings added since (`laterSettingLabels`) are
+ * optional, so a client that knows only the four keeps working and leaves the others as they were.
+ */
+const specSettingLabels = {
   newUserBonusCredits: 'New user bonus credits',
   imageGenerationCreditCost: 'Image generation cost',
   videoGenerationCreditCost: 'Video generation cost (Stable)',
   fastVideoGenerationCreditCost: 'Fast video generation cost',
 } as const
+
+/** A new setting slots in here, with its column in system-config.server.ts. */
+const laterSettingLabels = {
+  freeLikenessFixes: 'Free likeness fixes per paid run',
+} as const
+
+export const systemSettingLabels = { ...specSettingLabels, ...laterSettingLabels }
 
 /** Keeps values far inside PostgreSQL's integer range. */
 const MAX_SETTING_VALUE = 1_000_000
@@ -23,4 +34,7 @@ export const systemSettingsSchema = z.object({
   imageGenerationCreditCost: creditSetting(systemSettingLabels.imageGenerationCreditCost),
   videoGenerationCreditCost: creditSetting(systemSettingLabels.videoGenerationCreditCost),
   fastVideoGenerationCreditCost: creditSetting(systemSettingLabels.fastVideoGenerationCreditCost),
+  freeLikenessFixes: creditSetting(systemSettingLabels.freeLikenessFixes).optional(),
 })
+
+export type SystemSettingsUpdate = z.infer<typeof systemSettingsSchema>

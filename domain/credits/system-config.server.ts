@@ -1,11 +1,14 @@
 import type { DB, Tx } from '#platform/db.server.ts'
+import type { SystemSettingsUpdate } from './system-config-schema.ts'
 
-/** The four settings a superadmin edits, with the spec's defaults (section 9). */
+/** The settings a superadmin edits: the spec's four with its defaults (section 9), then later ones. */
 export const defaultSystemConfig = {
   newUserBonusCredits: 10,
   imageGenerationCreditCost: 2,
   videoGenerationCreditCost: 20,
   fastVideoGenerationCreditCost: 10,
+  /** Likeness fixes each paid image run includes for free (decision 0030). */
+  freeLikenessFixes: 1,
 }
 
 export type SystemSettings = typeof defaultSystemConfig
@@ -18,15 +21,21 @@ export async function getSystemConfig(db: DB | Tx): Promise<SystemSettings> {
     imageGenerationCreditCost: row.image_generation_credit_cost,
     videoGenerationCreditCost: row.video_generation_credit_cost,
     fastVideoGenerationCreditCost: row.fast_video_generation_credit_cost,
+    freeLikenessFixes: row.free_likeness_fixes,
   }
 }
 
-export async function saveSystemConfig(db: DB | Tx, settings: SystemSettings) {
+/**
+ * Saves the settings given. A later setting left out keeps its stored value (or, with no row yet,
+ * its column default): an update with only the spec's four changes only those. Answers what was given.
+ */
+export async function saveSystemConfig(db: DB | Tx, settings: SystemSettingsUpdate) {
   const row = {
     new_user_bonus_credits: settings.newUserBonusCredits,
     image_generation_credit_cost: settings.imageGenerationCreditCost,
     video_generation_credit_cost: settings.videoGenerationCreditCost,
     fast_video_generation_credit_cost: settings.fastVideoGenerationCreditCost,
+    ...(settings.freeLikenessFixes === undefined ? {} : { free_likeness_fixes: settings.freeLikenessFixes }),
   }
   await db
     .insertInto('system_config')

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { GENERATOR_STYLES, guidedOptionsSchema, type ImagePromptInput } from '#domain/generation/prompt.ts'
-import { petTraitsSchema } from '#domain/generation/pet-traits.ts'
+import { likenessCorrections, likenessFixSchema } from '#domain/generation/likeness-fix.ts'
+import { petTraitsSchema } from './pet-traits.ts'
 
 /**
  * An image task's params: what the user asked for, from which the worker builds the prompt. The
@@ -13,10 +14,15 @@ export const imageTaskParamsSchema = z.object({
   prompt: z.string(),
   templatePrompt: z.string(),
   templateId: z.string().nullable(),
-  /** The saved pet the task was made with: its photos lead the task's images (migration 0037). */
+  /** A re-roll's or a fix's fresh seed (decision 0030). */
+  seed: z.number().int().optional(),
+  /** What a likeness fix corrects (decision 0030). */
+  likenessFix: likenessFixSchema.optional(),
+  /** What the photo check's vision model (or a saved pet) says of the pet; absent offline, or on older tasks. */
+  traits: petTraitsSchema.optional(),
+  /** The saved pet the task was made with: its photos lead the task's images (decision 0032). */
   petId: z.string().optional(),
   petPhotoCount: z.number().int().min(1).optional(),
-  traits: petTraitsSchema.optional(),
 })
 
 export type ImageTaskParams = z.infer<typeof imageTaskParamsSchema>
@@ -24,8 +30,8 @@ export type ImageTaskParams = z.infer<typeof imageTaskParamsSchema>
 /** What the prompt builder needs, given how many images the task stored. */
 export function promptInputFor(params: ImageTaskParams, imageCount: number): ImagePromptInput {
   const petPhotoCount = params.petPhotoCount ?? 1
-  // Only a task made with a saved pet says more about its pet.
-  const pet = params.traits ? { traits: params.traits, petPhotoCount } : {}
+  // Only a task made with a saved pet of several photos says how many there are.
+  const pet = { traits: params.traits, ...(params.petPhotoCount ? { petPhotoCount } : {}) }
   switch (params.mode) {
     case 'guide':
       return { mode: 'guide', style: params.style, guided: params.guided, ...pet }
@@ -46,4 +52,9 @@ export function promptInputFor(params: ImageTaskParams, imageCount: number): Ima
         ...pet,
       }
   }
+}
+
+/** The corrections a likeness fix adds after the prompt ('' for any other task). */
+export function correctionsFor(params: ImageTaskParams): string {
+  return params.likenessFix ? likenessCorrections(params.likenessFix, params.traits) : ''
 }

@@ -1,29 +1,39 @@
 /**
- * What is known about the pet in a task's photos (a saved pet's fields today; the photo check's
- * findings too), kept on the task's params so the prompt, and any fix of the task, can hold its
- * likeness. Pure: shared by the web, the worker and the pets domain.
+ * What the photo check saw of the pet (species, breed guess, main colours, markings), stored on the
+ * image task's params as `traits` and put into the prompt to hold the likeness. Pure.
  */
 import { z } from 'zod'
 
 export const petTraitsSchema = z.object({
   species: z.string(),
+  /** '' when the model would not guess. */
   breed: z.string(),
-  colours: z.string(),
-  markings: z.string(),
+  colours: z.array(z.string()),
+  markings: z.array(z.string()),
 })
 
 export type PetTraits = z.infer<typeof petTraitsSchema>
 
-/** One sentence naming the pet's traits, or '' when nothing is known. */
-export function traitsSentence(traits: PetTraits | undefined): string {
-  if (!traits) return ''
-  const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim()
-  const parts = [
-    [oneLine(traits.breed), oneLine(traits.species)].filter(Boolean).join(' '),
-    oneLine(traits.colours) && `colours ${oneLine(traits.colours)}`,
-    oneLine(traits.markings) && `markings ${oneLine(traits.markings)}`,
-  ].filter(Boolean)
-  return parts.length > 0 ? `The pet: ${parts.join('; ')}. Keep these traits exactly` : ''
+/** One sentence for the prompt, e.g. "The pet is a dog (border collie) with black and white fur; markings: a white blaze". */
+export function traitsSentence(traits: PetTraits): string {
+  const species = oneLine(traits.species)
+  if (!species) return ''
+  const breed = oneLine(traits.breed)
+  const colours = traits.colours.map(oneLine).filter(Boolean)
+  const markings = traits.markings.map(oneLine).filter(Boolean)
+  return [
+    `The pet is a ${species}${breed ? ` (${breed})` : ''}`,
+    colours.length > 0 ? ` with ${listed(colours)} fur` : '',
+    markings.length > 0 ? `; markings: ${markings.join(', ')}` : '',
+    '; keep these exactly',
+  ].join('')
+}
+
+// The model's words go into a prompt: one line each, and short.
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 60)
+
+function listed(items: string[]) {
+  return items.length === 1 ? items[0] : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`
 }
 
 /** Said when a saved pet's several photos lead the images, so the model knows they are one pet. */

@@ -46,7 +46,7 @@ export type ImagePromptInput = (
   /** Templates carry their own templatePrompt; the plain prompt is the fallback. */
   | { mode: 'template'; style: string; templatePrompt: string; prompt: string }
 ) & {
-  /** What is known of the pet (a saved pet's fields), to hold its likeness. */
+  /** What the photo check saw of the pet, to hold the likeness. */
   traits?: PetTraits
   /** How many of the images are photos of the pet (a saved pet's photos), 1 when absent. */
   petPhotoCount?: number
@@ -75,11 +75,7 @@ export function guidedItems(guided: GuidedOptions): GuidedItem[] {
 }
 
 export function buildImagePrompt(input: ImagePromptInput): string {
-  const sentences = [
-    stylePhrase(input.style),
-    petPhotosSentence(input.petPhotoCount ?? 1),
-    traitsSentence(input.traits),
-  ]
+  const sentences = [stylePhrase(input.style), petPhotosSentence(input.petPhotoCount ?? 1)]
   switch (input.mode) {
     case 'guide':
       sentences.push(...guidedSentences(input.guided))
@@ -98,6 +94,7 @@ export function buildImagePrompt(input: ImagePromptInput): string {
       )
       break
   }
+  if (input.traits) sentences.push(traitsSentence(input.traits))
   sentences.push('One pet as the clear subject, high detail, no text, no watermark.')
   return sentences
     .filter((sentence) => sentence !== '')

@@ -10,6 +10,7 @@ import { spendCredits } from '#domain/credits/credits.server.ts'
 import { getSystemConfig, type SystemSettings } from '#domain/credits/system-config.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
 import { normalizeUploadedFile, type EncodedImage } from '#domain/media/images.server.ts'
+import { requirePetPhoto } from '#domain/photo-check/check-pet-photo.server.ts'
 import { petGenerationInputs } from '#domain/pets/pets.server.ts'
 import { generationMode, type ImageGenerationForm } from './image-generation-form.ts'
 import type { ImageTaskParams } from './image-task-params.ts'
@@ -38,9 +39,13 @@ export interface NewTask {
   inputKeys: string[]
   provider: string
   /** The price, read from the system config inside the paying transaction. */
-  cost: (settings: SystemSettings) => number
-  /** The ledger line, e.g. 'Image generation'. */
-  description: string
+  cost: (settings: SystemSettings, tx: Tx) => number | Promise<number>
+  /** The ledger line, e.g. 'Image generation'; may depend on the price (a free likeness fix). */
+  description: string | ((cost: number) => string)
+  /** A re-roll's or a likeness fix's parent task and the paid run its family started with. */
+  family?: { parentTaskId: string; rootTaskId: string }
+  /** Runs in the transaction once the task is paid for; may move its job up the queue. */
+  beforeQueue?: (tx: Tx) => Promise<{ runAt?: Date }>
 }
 
 /**
@@ -48,9 +53,9 @@ export interface NewTask {
  * credits: 402 with needPurchase; too many of the user's tasks queued or running: 429. Either way
  * nothing is written.
  */
-async function createPaidTask(db: DB, task: NewTask) {
+export async function createPaidTask(db: DB, task: NewTask) {
   const created = await db.transaction().execute(async (tx) => {
-    const cost = task.cost(await getSystemConfig(tx))
+    const cost = await task.cost(await getSystemConfig(tx), tx)
     await tx
       .insertInto('generation_tasks')
       .values({
@@ -67,20 +72,24 @@ async function createPaidTask(db: DB, task: NewTask) {
         started_at: null,
         finished_at: null,
         expires_at: null,
+        parent_task_id: task.family?.parentTaskId ?? null,
+        family_root_id: task.family?.rootTaskId ?? null,
       })
       .execute()
-    const paid = await spendCredits(tx, { userId: task.userId, cost, description: task.description, taskId: task.id })
+    const description = typeof task.description === 'string' ? task.description : task.description(cost)
+    const paid = await spendCredits(tx, { userId: task.userId, cost, description, taskId: task.id })
     if (!paid) {
       throw new HttpError(402, `You need at least ${cost} credits to generate ${kindNames[task.kind]}`, {
         extra: { needPurchase: true },
       })
     }
     await refuseBeyondActiveLimit(tx, task.userId, getEnv().MAX_ACTIVE_TASKS_PER_USER)
+    const placement = (await task.beforeQueue?.(tx)) ?? {}
     await enqueueJob(
       tx,
       jobFor[task.kind],
       { taskId: task.id },
-      { maxAttempts: GENERATION_MAX_ATTEMPTS, jobKey: task.id },
+      { maxAttempts: GENERATION_MAX_ATTEMPTS, jobKey: task.id, runAt: placement.runAt },
     )
     const { credits } = await tx
       .selectFrom('users')
@@ -117,7 +126,7 @@ type InputImage = Pick<EncodedImage, 'bytes' | 'mimeType' | 'ext'>
 
 /**
  * Sniffs and re-encodes the uploads one after the other, stores them under the new task's own
- * prefix (after `stored`, images already checked, such as a saved pet's photos), then pays for and
+ * prefix (after `checked`, images already checked, such as a saved pet's photos), then pays for and
  * queues the task in one transaction. Any failure (a bad file, too few credits, storage trouble)
  * deletes what was stored, so a refused submission leaves no file behind.
  */
@@ -125,11 +134,27 @@ async function submitPaidTask(
   db: DB,
   task: Omit<NewTask, 'id' | 'inputKeys'>,
   files: File[],
-  checked: InputImage[] = [],
+  {
+    petPhoto = false,
+    checked = [],
+  }: {
+    /** The first file is the pet photo: checked (domain/photo-check/) before anything is stored or charged. */
+    petPhoto?: boolean
+    /** Images already checked (a saved pet's photos), stored first. */
+    checked?: InputImage[]
+  } = {},
 ) {
   const uploads: InputImage[] = [...checked]
+  let firstBytes: Buffer | undefined
   for (const file of files) {
-    uploads.push(await normalizeUploadedFile(file))
+    const { original, ...image } = await normalizeUploadedFile(file)
+    firstBytes ??= original
+    uploads.push(image)
+  }
+  // After the uploads were sniffed (a file that is no image is refused as such), before any cost.
+  if (petPhoto && firstBytes) {
+    const { traits } = await requirePetPhoto(db, firstBytes)
+    if (traits) task = { ...task, params: { ...task.params, traits } }
   }
 
   const id = randomUUID()
@@ -151,7 +176,8 @@ async function submitPaidTask(
 
 /**
  * Pays for and queues an image task from a validated form (see submitPaidTask: the uploads are
- * sniffed, stored and, should the submission fail, deleted again), and counts it for analytics.
+ * sniffed, the pet photo checked, stored and, should the submission fail, deleted again), and
+ * counts it for analytics. The traits the check saw go on the params, for the prompt.
  */
 export async function submitImageGeneration(
   db: DB,
@@ -193,7 +219,8 @@ export async function submitImageGeneration(
       description: fromTemplate ? 'Image generation from a template' : 'Image generation',
     },
     form.images,
-    pet?.images,
+    // With a saved pet the uploads are references; its photos were checked when saved.
+    pet ? { checked: pet.images } : { petPhoto: true },
   )
   recordImageGeneration(user.id, clientAddress, {
     taskId: task.taskId,

@@ -19,13 +19,16 @@ export interface TaskView {
   runningTasks: number
   maxConcurrentTasks: number
   result: { imageUrl?: string; videoUrl?: string } | null
+  /** The task a re-roll or likeness fix was made from (decision 0030). */
+  parentTaskId: string | null
   error: string | null
   description: string
   createdAt: string
   submittedAt: string
 }
 
-type KnownAfterFirstRead = 'queuePosition' | 'totalInQueue' | 'runningTasks' | 'maxConcurrentTasks' | 'result' | 'error'
+type KnownAfterFirstRead =
+  'queuePosition' | 'totalInQueue' | 'runningTasks' | 'maxConcurrentTasks' | 'result' | 'error' | 'parentTaskId'
 
 /** A task in the browser: the view, whose queue figures and result arrive with its first read. */
 export type ClientTask = Omit<TaskView, KnownAfterFirstRead> & Partial<Pick<TaskView, KnownAfterFirstRead>>

@@ -70,6 +70,7 @@ export function toTaskView(task: TaskWithQueue): TaskView {
     // The worker's lanes for this kind of task (worker/lanes.ts).
     maxConcurrentTasks: task.kind === 'image' ? env.IMAGE_CONCURRENCY : env.VIDEO_CONCURRENCY,
     result: url ? (task.kind === 'image' ? { imageUrl: url } : { videoUrl: url }) : null,
+    parentTaskId: task.parent_task_id,
     error: task.error,
     description: descriptions[task.kind][task.source],
     createdAt: task.created_at.toISOString(),
@@ -125,14 +126,21 @@ export async function listHistory(db: DB, userId: string, kind: TaskKind, query:
 
 export type HistoryItem = Awaited<ReturnType<typeof listHistory>>['items'][number]
 
-export const taskKeys = (task: Pick<GenerationTask, 'input_keys' | 'result_key'>) =>
-  task.result_key ? [...task.input_keys, task.result_key] : task.input_keys
+/**
+ * The stored files a task owns: its result and the uploads under its own prefix. A re-roll or a
+ * likeness fix reuses its parent's photo without owning it, so deleting one never takes the photo
+ * from the rest of its family (decision 0030).
+ */
+export function taskKeys(task: Pick<GenerationTask, 'id' | 'input_keys' | 'result_key'>) {
+  const owned = task.input_keys.filter((key) => key.startsWith(`tasks/${task.id}/`))
+  return task.result_key ? [...owned, task.result_key] : owned
+}
 
 /** Every stored file of a user's tasks (all under the tasks' own prefixes, shared with nobody). */
 export async function userTaskKeys(db: DB | Tx, userId: string) {
   const tasks = await db
     .selectFrom('generation_tasks')
-    .select(['input_keys', 'result_key'])
+    .select(['id', 'input_keys', 'result_key'])
     .where('user_id', '=', userId)
     .execute()
   return tasks.flatMap(taskKeys)

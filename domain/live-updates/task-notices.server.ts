@@ -47,20 +47,36 @@ interface ListenOptions {
   logger: Pick<AppLogger, 'info' | 'warn'>
   minDelayMs?: number
   maxDelayMs?: number
+  /** How often the connection proves it is answered (a database that hangs sends no error). */
+  probeEveryMs?: number
 }
+
+/** The listener's queries (LISTEN, the probe) must be answered within this, or the connection is replaced. */
+const QUERY_TIMEOUT_MS = 5_000
 
 /**
  * One dedicated connection that LISTENs for task changes and session revocations. A lost connection (database restart,
  * network) is retried with a doubling delay up to `maxDelayMs`; no error ever escapes, so the web
- * process keeps serving while the database is away. It needs a session connection (not a
+ * process keeps serving while the database is away. A connection that stays open but unanswered
+ * (a database that hangs, a partition) fails its probe, `SELECT 1` every `probeEveryMs` with a
+ * client-side timeout, and is replaced the same way. It needs a session connection (not a
  * transaction-mode pooler).
  */
 export function listenForTaskNotices(options: ListenOptions) {
-  const { minDelayMs = 250, maxDelayMs = 15_000, logger } = options
+  const { minDelayMs = 250, maxDelayMs = 15_000, probeEveryMs = 10_000, logger } = options
   let delayMs = minDelayMs
   let client: pg.Client | null = null
   let timer: NodeJS.Timeout | undefined
   let listening = false
+
+  const probe = setInterval(() => {
+    const current = client
+    if (!listening || !current) return
+    current
+      .query('SELECT 1')
+      .catch((error: unknown) => client === current && retry(error instanceof Error ? error.message : String(error)))
+  }, probeEveryMs)
+  probe.unref()
 
   const retry = (reason: string) => {
     listening = false
@@ -83,6 +99,7 @@ export function listenForTaskNotices(options: ListenOptions) {
       connectionString: options.connectionString,
       application_name: options.applicationName,
       connectionTimeoutMillis: 5_000,
+      query_timeout: QUERY_TIMEOUT_MS,
     })
     client = next
     next.on('error', (error) => retry(error.message))

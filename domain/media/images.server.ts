@@ -42,9 +42,15 @@ export async function normalizeUploadedImage(bytes: Buffer, limits: UploadLimits
 // bounded (bench/generation.ts measures it). The bytes are copied out of the form only once a turn comes.
 const decodeTurn = createLimiter(1)
 
-/** normalizeUploadedImage of an uploaded form file, one upload at a time in this process. */
-export function normalizeUploadedFile(file: File): Promise<EncodedImage> {
-  return decodeTurn(async () => normalizeUploadedImage(Buffer.from(await file.arrayBuffer())))
+/**
+ * normalizeUploadedImage of an uploaded form file, one upload at a time in this process; with the
+ * bytes as uploaded (`original`), which the photo check reads.
+ */
+export function normalizeUploadedFile(file: File): Promise<EncodedImage & { original: Buffer }> {
+  return decodeTurn(async () => {
+    const original = Buffer.from(await file.arrayBuffer())
+    return { ...(await normalizeUploadedImage(original)), original }
+  })
 }
 
 /** A square avatar cropped from the centre of an uploaded picture. */
@@ -74,6 +80,11 @@ export function decodeImageDataUrl(dataUrl: string, maxBytes = MAX_UPLOAD_BYTES)
   const bytes = Buffer.from(payload, 'base64')
   if (bytes.length === 0) throw badRequest('The picture is empty')
   return bytes
+}
+
+/** Refuses what normalizeUploadedImage would (too large, not a supported image) without decoding it. */
+export async function assertUploadableImage(bytes: Buffer, limits: UploadLimits = {}) {
+  await inspectUpload(bytes, limits)
 }
 
 const paddingLength = (base64: string) => (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0)

@@ -110,13 +110,14 @@ type StoredPhoto = { key: string; width: number; height: number }
  * pet's files) are never written or deleted here: an upload of the same photo is that file.
  */
 async function withStoredPhotos<T>(
+  db: DB,
   petId: string,
   files: File[],
   existingKeys: string[],
   save: (photos: StoredPhoto[]) => Promise<T>,
 ) {
   const accepted = []
-  for (const file of files) accepted.push(await acceptPetPhoto(file))
+  for (const file of files) accepted.push(await acceptPetPhoto(db, file))
   const storage = getStorage()
   const photos: StoredPhoto[] = []
   const written: string[] = []
@@ -183,7 +184,7 @@ export async function createPet(
   if (files.length === 0) throw tooFewPhotos()
   if (files.length > MAX_PET_PHOTOS) throw tooManyPhotos()
   const id = randomUUID()
-  const pet = await withStoredPhotos(id, files, [], (photos) =>
+  const pet = await withStoredPhotos(db, id, files, [], (photos) =>
     db.transaction().execute(async (tx) => {
       const pet = await tx
         .insertInto('pets')
@@ -214,7 +215,7 @@ export async function updatePet(db: DB, userId: string, petId: string, change: P
   // Another user's pet is refused before any upload is decoded or stored.
   await findOwnPet(db, userId, petId)
   const existingKeys = (await photosOf(db, [petId])).map((photo) => photo.key)
-  const { pet, removedKeys } = await withStoredPhotos(petId, change.add, existingKeys, (added) =>
+  const { pet, removedKeys } = await withStoredPhotos(db, petId, change.add, existingKeys, (added) =>
     db.transaction().execute(async (tx) => {
       await lockOwnPet(tx, userId, petId)
       const current = await photosOf(tx, [petId])
@@ -276,6 +277,13 @@ export async function userPetPhotoKeys(db: DB | Tx, userId: string) {
   return rows.map((row) => row.key)
 }
 
+/** "tan, white" → ["tan", "white"]: the traits' lists, from the text the owner typed. */
+const listed = (text: string) =>
+  text
+    .split(/[,;\n]/)
+    .map((item) => item.trim())
+    .filter(Boolean)
+
 export interface PetInputs {
   traits: PetTraits
   /** The photos' bytes, in order, ready to be stored again under a task. */
@@ -295,7 +303,7 @@ export async function petGenerationInputs(db: DB, userId: string, petId: string)
   }
   if (images.length === 0) throw tooFewPhotos()
   return {
-    traits: { species: pet.species, breed: pet.breed, colours: pet.colours, markings: pet.markings },
+    traits: { species: pet.species, breed: pet.breed, colours: listed(pet.colours), markings: listed(pet.markings) },
     images,
   }
 }

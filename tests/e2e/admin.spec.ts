@@ -1,8 +1,7 @@
 import { expect, type Page } from '@playwright/test'
-import sharp from 'sharp'
 import { presetRange } from '#domain/analytics/date-range.ts'
 import { e2eAdmin } from '../../playwright.config.ts'
-import { signIn, test } from './support.ts'
+import { petPhoto, signIn, test } from './support.ts'
 
 const statCard = (page: Page, label: string) =>
   page.locator('.stat-card').filter({ hasText: label }).locator('.stat-value')
@@ -10,11 +9,8 @@ const statCard = (page: Page, label: string) =>
 test('the superadmin picks a range, refreshes and reads the cards and the chart', async ({ page }) => {
   await signIn(page.request)
   // One image generation, so that the chart has a bar.
-  const photo = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#c4543a' } })
-    .png()
-    .toBuffer()
   const generated = await page.request.post('/api/async-image/generate', {
-    multipart: { images: { name: 'pet.png', mimeType: 'image/png', buffer: photo }, style: 'general', prompt: 'A cat' },
+    multipart: { images: await petPhoto('pet.jpg', { coat: '#c4543a' }), style: 'general', prompt: 'A cat' },
   })
   expect(generated.status()).toBe(200)
 

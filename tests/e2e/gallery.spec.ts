@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test'
 import sharp from 'sharp'
-import { adminContext, newUserContext, signIn, test } from './support.ts'
+import { adminContext, newUserContext, petPhoto, signIn, test } from './support.ts'
 
 // The demo seed: 24 templates, 3 of them in Sports and Travel (scripts/seed/demo-gallery.ts).
 const SEEDED = 24
@@ -57,10 +57,7 @@ test("without JavaScript a signed-in user's Use template leads to the task on /g
   const page = await context.newPage()
   await page.goto('/?style=portrait')
   await cards(page).first().getByRole('link', { name: 'Use template' }).click()
-  const photo = await sharp({ create: { width: 320, height: 320, channels: 3, background: '#40a0c0' } })
-    .jpeg()
-    .toBuffer()
-  await page.getByLabel('Your pet photo').setInputFiles({ name: 'pet.jpg', mimeType: 'image/jpeg', buffer: photo })
+  await page.getByLabel('Your pet photo').setInputFiles(await petPhoto('pet.jpg', { coat: '#40a0c0' }))
   await page.getByRole('button', { name: 'Generate my portrait' }).click()
   await expect(page).toHaveURL(/\/generate\?task=[0-9a-f-]{36}$/)
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
@@ -89,11 +86,10 @@ test('a signed-in user applies a template to a photo, or hands it to the generat
   const modal = page.getByRole('dialog', { name: `Use template: ${name}` })
   await expect(modal).toBeVisible()
 
-  const photo = await sharp({ create: { width: 320, height: 320, channels: 3, background: '#c08040' } })
-    .jpeg()
-    .toBuffer()
-  await modal.getByLabel('Your pet photo').setInputFiles({ name: 'pet.jpg', mimeType: 'image/jpeg', buffer: photo })
+  await modal.getByLabel('Your pet photo').setInputFiles(await petPhoto('pet.jpg'))
   await expect(modal.getByRole('img', { name: 'Your pet photo' })).toBeVisible()
+  // Checked on upload: the answer shows beside the photo.
+  await expect(modal.getByText('Your photo looks good.')).toBeVisible()
   await modal.getByRole('button', { name: 'Generate my portrait' }).click()
   await expect(modal.getByText('Your portrait is being generated')).toBeVisible()
   await expect(page.getByRole('complementary', { name: "Today's Tasks" })).toContainText(`Template: ${name}`)

@@ -1,5 +1,5 @@
 import { type Browser, expect } from '@playwright/test'
-import { newUserContext, petPhoto as photo, reloadUntilCompleted, test } from './support.ts'
+import { creditsOf, newUserContext, petPhoto as photo, reloadUntilCompleted, test } from './support.ts'
 
 test('a user uploads a photo, generates in Guide mode, sees it complete in the sidebar and downloads it', async ({
   browser,
@@ -108,6 +108,27 @@ test('without JavaScript the form still submits and the page shows the task', as
   await expect(page).toHaveURL(/\/generate\?task=[0-9a-f-]{36}$/)
   await reloadUntilCompleted(page)
   await expect(page.getByRole('link', { name: 'Download' })).toHaveAttribute('href', /download=pet-portrait-/)
+  await context.close()
+})
+
+test('the photo check: on upload with JavaScript, on submit without, and nothing is charged', async ({ browser }) => {
+  const scripted = await newUserContext(browser, { name: 'Checker' })
+  const page = await scripted.context.newPage()
+  await page.goto('/generate')
+  await page.getByLabel('Pet photo').setInputFiles(await photo('blurred.jpg', { blur: 4 }))
+  await expect(page.getByText('Your photo can be used.')).toBeVisible()
+  await expect(page.getByText('This photo is a little blurred')).toBeVisible()
+  await page.getByLabel('Pet photo').setInputFiles(await photo('very-blurred.jpg', { blur: 10 }))
+  await expect(page.getByRole('alert').filter({ hasText: 'This photo is too blurred' })).toBeVisible()
+  await scripted.context.close()
+
+  const { context } = await newUserContext(browser, { name: 'NoScriptChecker', javaScriptEnabled: false })
+  const plain = await context.newPage()
+  await plain.goto('/generate')
+  await plain.getByLabel('Pet photo').setInputFiles(await photo('small.jpg', { width: 400 }))
+  await plain.getByRole('button', { name: /^Generate/ }).click()
+  await expect(plain.getByText(/This photo is too small \(400×300 px\)/)).toBeVisible()
+  expect(await creditsOf(context.request)).toBe(10)
   await context.close()
 })
 

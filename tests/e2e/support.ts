@@ -6,7 +6,7 @@ import {
   type Page,
   test as base,
 } from '@playwright/test'
-import sharp from 'sharp'
+import { drawnPetPhoto, type DrawnPetOptions } from '#tests/helpers/pet-photos.ts'
 import { e2eAdmin } from '../../playwright.config.ts'
 
 let counter = 0
@@ -50,15 +50,9 @@ export async function reloadUntilCompleted(page: Page) {
   }).toPass({ timeout: 30_000 })
 }
 
-/** A small JPEG "pet photo" for upload fields. */
-export async function petPhoto(name = 'corgi.jpg') {
-  return {
-    name,
-    mimeType: 'image/jpeg',
-    buffer: await sharp({ create: { width: 320, height: 240, channels: 3, background: '#c8843c' } })
-      .jpeg()
-      .toBuffer(),
-  }
+/** A real-looking JPEG pet photo (tests/helpers/pet-photos.ts) that passes the photo check, for upload fields. */
+export async function petPhoto(name = 'corgi.jpg', options: DrawnPetOptions = {}) {
+  return { name, mimeType: 'image/jpeg', buffer: await drawnPetPhoto(options) }
 }
 
 /**

@@ -2,8 +2,8 @@ import { expect } from '@playwright/test'
 import { adminContext, petPhoto, unique, test } from './support.ts'
 
 // The whole product as a new customer takes it, on desktop and (with @phone) on a phone-sized
-// screen: register, generate, watch the task complete, download, buy credits, have the proof
-// approved by a super administrator, see the credits arrive.
+// screen: register, generate, watch the task complete, download, re-roll it, send a likeness fix,
+// buy credits, have the proof approved by a super administrator, see the credits arrive.
 
 test('a new customer registers, generates a portrait, buys credits and sees them arrive @phone', async ({
   page,
@@ -25,7 +25,11 @@ test('a new customer registers, generates a portrait, buys credits and sees them
   await expect(credits).toContainText('10')
 
   await page.goto('/generate')
+  // A photo too small to work is refused beside it as soon as it is chosen; a good one is accepted.
+  await page.getByLabel('Pet photo').setInputFiles(await petPhoto('small.jpg', { width: 400 }))
+  await expect(page.getByRole('alert').filter({ hasText: 'This photo is too small' })).toBeVisible()
   await page.getByLabel('Pet photo').setInputFiles(await petPhoto())
+  await expect(page.getByText('Your photo looks good.')).toBeVisible()
   await page.getByLabel('Guide mode').check()
   await page.getByLabel('Background').fill('snowy mountains')
   await page.getByRole('button', { name: 'Generate (2 credits)' }).click()
@@ -37,6 +41,23 @@ test('a new customer registers, generates a portrait, buys credits and sees them
   await task.getByRole('link', { name: 'Download' }).click()
   expect((await downloading).suggestedFilename()).toMatch(/^pet-portrait-/)
   await sidebar.getByRole('button', { name: 'Close' }).click()
+
+  // Re-roll the portrait (one version's cost), then say what is off and get the free likeness fix.
+  const result = page.locator('.generate-result')
+  await result.getByRole('button', { name: 'Re-roll (2 credits)' }).click()
+  await expect(page).toHaveURL(/\/generate\?task=/)
+  await expect(result.getByText('Made from')).toBeVisible()
+  await expect(result.locator('.generate-status')).toHaveText('Completed', { timeout: 30_000 })
+  await expect(credits).toContainText('6')
+  await result.getByText("Doesn't look like my pet?").click()
+  await result.getByLabel('Ears').check()
+  await result.getByLabel('Markings').check()
+  await result.getByLabel('Anything else? (optional)').fill('Her left ear folds over')
+  await expect(result.getByText('This fix is free')).toBeVisible()
+  await result.getByRole('button', { name: 'Fix the likeness' }).click()
+  await expect(result.locator('.generate-status')).toHaveText('Completed', { timeout: 30_000 })
+  await expect(result.getByRole('link', { name: 'an earlier portrait' })).toBeVisible()
+  await expect(credits).toContainText('6')
 
   await credits.click()
   await expect(page).toHaveURL('/credit-history')
@@ -57,6 +78,6 @@ test('a new customer registers, generates a portrait, buys credits and sees them
   await admin.close()
 
   await page.reload()
-  await expect(credits).toContainText('208')
+  await expect(credits).toContainText('206')
   await expect(page.getByRole('cell', { name: 'purchase' }).first()).toBeVisible()
 })

@@ -1,5 +1,6 @@
 /**
- * A local stand-in for Gemini's generateContent (POST /v1beta/models/{model}:generateContent) and
+ * A local stand-in for Gemini's generateContent (POST /v1beta/models/{model}:generateContent; the
+ * text models that read images, for the photo check, in gemini-vision.ts) and
  * model lookup (GET /v1beta/models/{model}), speaking their wire format as the Gemini API reference
  * describes it: JSON parts in, candidates with an inlineData image part out, refusals as a 200
  * without an image, errors as `{ error: { code, message, status, details } }`. Like the real API it
@@ -14,6 +15,7 @@ import {
   sendModelNotFound,
   sendResourceExhausted,
 } from './google-errors.ts'
+import { answerVisionContent, GEMINI_VISION_MODELS } from './gemini-vision.ts'
 import { sendJson, waitUnlessClosed } from './http-fake.ts'
 import { startImageApiFake } from './image-api-fake.ts'
 import type { ImageApiFake, ImageApiFakeOptions } from './image-api-fake.ts'
@@ -86,6 +88,18 @@ export function startGeminiFake(options: ImageApiFakeOptions = {}): Promise<Gemi
         body = JSON.parse(request.body.toString('utf8'))
       } catch {
         return sendGoogleError(response, 400, 'Invalid JSON payload received.', 'INVALID_ARGUMENT')
+      }
+      // A vision call (the photo check) is recorded in visionRequests.
+      if (GEMINI_VISION_MODELS.includes(model)) {
+        if (apiKeyHeader !== state.apiKey) return sendApiKeyInvalid(response)
+        if (state.mode === 'server_error') {
+          return sendGoogleError(response, 500, 'An internal error has occurred.', 'INTERNAL')
+        }
+        if (state.mode === 'slow') {
+          await waitUnlessClosed(response, options.slowMs ?? 5_000)
+          if (response.destroyed) return
+        }
+        return answerVisionContent(model, body as Parameters<typeof answerVisionContent>[1], response, state)
       }
       const parts = body.contents?.flatMap((content) => content.parts ?? []) ?? []
       state.requests.push({

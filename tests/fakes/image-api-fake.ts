@@ -2,7 +2,8 @@
  * The part the image-API fakes (OpenAI, Gemini) share: an API key to check, the models that exist,
  * a PNG to answer with, the requests seen, a mode that the test switches to make the next answers
  * fail or stall, and, like the real services, an optional requests-per-minute limit and an answer
- * time (the provider-bound benchmark uses both).
+ * time (the provider-bound benchmark uses both). Their vision endpoints (the photo check) answer
+ * what the test set with setVisionAnswer: "pet or not" is the test's decision, never the app's.
  */
 import type { ServerResponse } from 'node:http'
 import { samplePng, startHttpFake } from './http-fake.ts'
@@ -19,6 +20,27 @@ export interface ImageApiFakeOptions {
   rpm?: number
 }
 
+/** A vision (structured output) request as the fake read it. */
+export interface RecordedVisionRequest {
+  model: string
+  /** The text parts, joined by newlines. */
+  prompt: string
+  images: { mimeType: string; bytes: Buffer }[]
+  /** The JSON Schema the answer must follow. */
+  schema: unknown
+}
+
+/** The answer of the fakes' vision endpoints until a test sets another: one ginger cat. */
+export const ONE_PET_ANSWER = {
+  pet_found: true,
+  pet_count: 1,
+  species: 'cat',
+  breed_guess: 'domestic shorthair',
+  main_colours: ['ginger', 'white'],
+  markings: ['white chest'],
+  problems: [],
+}
+
 export interface ImageApiFake<Mode extends string, Recorded> {
   /** The value for the provider's base URL variable. */
   baseUrl: string
@@ -26,6 +48,9 @@ export interface ImageApiFake<Mode extends string, Recorded> {
   /** The PNG a successful answer carries. */
   resultPng: Buffer
   requests: Recorded[]
+  visionRequests: RecordedVisionRequest[]
+  /** What the vision endpoint answers from now on (the structured JSON, as an object). */
+  setVisionAnswer(answer: Record<string, unknown>): void
   /** When each generation request arrived (ms since the epoch), refused ones included. */
   arrivals: number[]
   /** How many generation requests were answered 429 because of `rpm`. */
@@ -39,6 +64,8 @@ export interface ImageApiFakeState<Mode extends string, Recorded> {
   apiKey: string
   resultPng: Buffer
   requests: Recorded[]
+  visionRequests: RecordedVisionRequest[]
+  visionAnswer: Record<string, unknown>
   mode: Mode | 'success'
   options: ImageApiFakeOptions
   /**
@@ -66,6 +93,8 @@ export async function startImageApiFake<Mode extends string, Recorded>(
     apiKey: options.apiKey ?? fake.defaultApiKey,
     resultPng: await samplePng(fake.colour),
     requests: [],
+    visionRequests: [],
+    visionAnswer: ONE_PET_ANSWER,
     mode: 'success',
     options,
     admit() {
@@ -86,6 +115,10 @@ export async function startImageApiFake<Mode extends string, Recorded>(
     apiKey: state.apiKey,
     resultPng: state.resultPng,
     requests: state.requests,
+    visionRequests: state.visionRequests,
+    setVisionAnswer: (answer) => {
+      state.visionAnswer = answer
+    },
     arrivals,
     rateLimited: () => refused,
     setMode: (next) => {

@@ -1,6 +1,7 @@
 /**
- * A local stand-in for OpenAI's Images edit endpoint (POST /v1/images/edits) and model lookup
- * (GET /v1/models/{model}), speaking their wire format as OpenAI's API reference and error-code
+ * A local stand-in for OpenAI's Images edit endpoint (POST /v1/images/edits), Chat Completions with
+ * image input and Structured Outputs (POST /v1/chat/completions, the photo check: openai-vision.ts)
+ * and model lookup (GET /v1/models/{model}), speaking their wire format as OpenAI's API reference and error-code
  * guide describe it: multipart in, `{ data: [{ b64_json }] }` or `{ error: { message, type, param,
  * code } }` out. Like the real API it checks the key first (401 invalid_api_key), refuses a model
  * that does not exist (404 model_not_found, which is what a retired model answers) and a size the
@@ -10,6 +11,7 @@
 import type { ServerResponse } from 'node:http'
 import { sendJson, waitUnlessClosed } from './http-fake.ts'
 import { startImageApiFake } from './image-api-fake.ts'
+import { answerChatCompletion } from './openai-vision.ts'
 import type { ImageApiFake, ImageApiFakeOptions } from './image-api-fake.ts'
 
 export type OpenAiFakeMode =
@@ -64,6 +66,29 @@ export function startOpenAiFake(options: ImageApiFakeOptions = {}): Promise<Open
         const model = decodeURIComponent(lookup[1])
         if (!OPENAI_IMAGE_MODELS.includes(model)) return modelNotFound(response, model)
         return sendJson(response, 200, { id: model, object: 'model', created: 1_767_225_600, owned_by: 'system' })
+      }
+      if (request.method === 'POST' && request.path === '/v1/chat/completions') {
+        if (!authorized) return invalidKey(response)
+        let body: unknown
+        try {
+          body = JSON.parse(request.body.toString('utf8'))
+        } catch {
+          return sendJson(
+            response,
+            400,
+            apiError('We could not parse the JSON body of your request.', 'invalid_request_error'),
+          )
+        }
+        const fail = (status: number, message: string, type: string, code: string | null, param: string | null) =>
+          sendJson(response, status, apiError(message, type, code, param))
+        if (state.mode === 'server_error') {
+          return fail(500, 'The server had an error while processing your request.', 'server_error', null, null)
+        }
+        if (state.mode === 'slow') {
+          await waitUnlessClosed(response, state.options.slowMs ?? 5_000)
+          if (response.destroyed) return
+        }
+        return answerChatCompletion(body, response, state, fail)
       }
       if (request.method !== 'POST' || request.path !== '/v1/images/edits') {
         return sendJson(

@@ -20,6 +20,12 @@ export type FakeS3 = {
   putRequests(): number
   /** The next `count` requests of any kind get their connection reset, unanswered. */
   resetNextRequests(count: number): void
+  /**
+   * Object PUTs whose key matches are stored and then left unanswered, as when the answer is lost
+   * after S3 wrote the object (null: answered again). Answers how many were held so far.
+   */
+  holdPuts(pattern: RegExp | null): void
+  heldPuts(): number
   close(): Promise<void>
 }
 
@@ -44,6 +50,8 @@ export async function startFakeS3(): Promise<FakeS3> {
   let putError = SLOW_DOWN
   let puts = 0
   let toReset = 0
+  let holdPattern: RegExp | null = null
+  let held = 0
 
   const server = http.createServer(async (req, res) => {
     if (toReset > 0) {
@@ -81,6 +89,7 @@ export async function startFakeS3(): Promise<FakeS3> {
             return sendError(res, putError.status, putError.code, putError.message)
           }
           objects.set(key, { body, contentType: req.headers['content-type'] ?? 'binary/octet-stream' })
+          if (holdPattern?.test(key)) return void held++
           return res.writeHead(200, { ETag: '"fake"' }).end()
         case 'DELETE':
           objects.delete(key)
@@ -112,7 +121,13 @@ export async function startFakeS3(): Promise<FakeS3> {
     },
     putRequests: () => puts,
     resetNextRequests: (count) => void (toReset = count),
-    close: () => new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+    holdPuts: (pattern) => void (holdPattern = pattern),
+    heldPuts: () => held,
+    close: () =>
+      new Promise((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()))
+        server.closeAllConnections()
+      }),
   }
 }
 

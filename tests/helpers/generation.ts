@@ -1,10 +1,10 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import sharp from 'sharp'
 import { action as generate } from '#app/routes/api.async-image.generate.ts'
 import { getDb } from '#platform/db.server.ts'
 import { callRoute, makeRequest } from './app.ts'
+import { drawnPetPhoto } from './pet-photos.ts'
 
 /**
  * Gives this test file a media folder of its own (call before anything reads the environment), so
@@ -28,11 +28,12 @@ export function withOwnDataDir() {
   }
 }
 
-/** A small real photo. */
-export function petPhoto(color = '#c08040', size = 64) {
-  return sharp({ create: { width: size, height: size, channels: 3, background: color } })
-    .jpeg()
-    .toBuffer()
+/**
+ * A real-looking pet photo (tests/helpers/pet-photos.ts) that passes the photo check: `color` is
+ * the coat, so photos of different colours have different bytes; `size` is the width (3:4).
+ */
+export function petPhoto(color = '#c08040', size = 1024) {
+  return drawnPetPhoto({ coat: color, width: size })
 }
 
 export function photoFile(bytes: Buffer, name = 'pet.jpg', type = 'image/jpeg') {

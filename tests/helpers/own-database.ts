@@ -26,6 +26,14 @@ export async function startOwnDatabase(name: string) {
       running = false
       await server.crash()
     },
+    /** Stops every PostgreSQL process (SIGSTOP): connections are accepted, nothing is answered. */
+    freeze() {
+      server.freeze()
+    },
+    /** Lets the frozen server run on (SIGCONT). */
+    thaw() {
+      server.thaw()
+    },
     /** Brings it back after `kill` (no-op while it runs). */
     async start() {
       if (running) return

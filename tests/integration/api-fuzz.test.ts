@@ -62,6 +62,8 @@ const endpoints: Endpoint[] = [
     files: ['images'],
   },
   { method: 'GET', path: '/api/async-image/task/{id}', body: 'none', fields: [] },
+  { method: 'POST', path: '/api/async-image/task/{id}/reroll', body: 'none', fields: [] },
+  { method: 'POST', path: '/api/async-image/task/{id}/fix', body: 'json', fields: ['reasons', 'note'] },
   { method: 'GET', path: '/api/async-video/task/{id}', body: 'none', fields: [] },
   { method: 'GET', path: '/api/async-image/tasks/today', body: 'none', fields: [] },
   { method: 'GET', path: '/api/image/history', body: 'none', fields: ['page', 'limit'] },

@@ -29,7 +29,7 @@ test('the worker renders a submitted task with the offline provider and complete
   const worker = startWorker({ IMAGE_PROVIDER: 'local' })
   try {
     await worker.ready()
-    const { body } = await submitGeneration(token, [photoFile(await petPhoto('#8a5a2b', 256))], {
+    const { body } = await submitGeneration(token, [photoFile(await petPhoto('#8a5a2b'))], {
       style: 'fashion_male',
       clothingTop: 'a navy blazer',
     })

@@ -189,7 +189,7 @@ describe('/payment-review', () => {
       videoGenerationCreditCost: ['Video generation cost (Stable) must be a whole number'],
     })
 
-    const saved = await postReviewPage(superadmin.token, { intent: 'settings', ...settings })
+    const saved = await postReviewPage(superadmin.token, { intent: 'settings', ...settings, freeLikenessFixes: '2' })
     expect(saved.status).toBe(200)
     expect((await saved.json()).message).toBe('System settings updated successfully')
     expect(await getSystemConfig(getDb())).toEqual({
@@ -197,6 +197,7 @@ describe('/payment-review', () => {
       imageGenerationCreditCost: 3,
       videoGenerationCreditCost: 25,
       fastVideoGenerationCreditCost: 12,
+      freeLikenessFixes: 2,
     })
   })
 })

@@ -43,6 +43,20 @@ const routes: RouteCase[] = [
     params: { id: anId },
     calls: ['GET'],
   },
+  {
+    file: 'api.async-image.task.$id.fix.ts',
+    guard: 'signed-in',
+    path: `/api/async-image/task/${anId}/fix`,
+    params: { id: anId },
+    calls: ['POST'],
+  },
+  {
+    file: 'api.async-image.task.$id.reroll.ts',
+    guard: 'signed-in',
+    path: `/api/async-image/task/${anId}/reroll`,
+    params: { id: anId },
+    calls: ['POST'],
+  },
   { file: 'api.async-image.tasks.today.ts', guard: 'signed-in', path: '/api/async-image/tasks/today', calls: ['GET'] },
   {
     file: 'api.async-video.delete.$taskId.ts',
@@ -119,6 +133,7 @@ const routes: RouteCase[] = [
     params: { id: anId },
     calls: ['PUT', 'DELETE'],
   },
+  { file: 'api.photo-check.ts', guard: 'signed-in', path: '/api/photo-check', calls: ['POST'] },
   { file: 'api.system-config.ts', guard: 'editSystemConfig', path: '/api/system-config', calls: ['PUT'] },
   {
     file: 'api.userManagement.stats.consumption.ts',

@@ -189,6 +189,15 @@ describe('validation', () => {
       body: { message: 'Unsupported file type: please upload a JPEG, PNG, WebP or GIF image' },
     })
 
+    // Every pet photo goes through the photo check: a blank picture is refused (422) and nothing is stored.
+    const blank = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#808080' } })
+      .jpeg()
+      .toBuffer()
+    const refused = await createPet(token, petForm(petFields, [photoFile(blank)]))
+    expect(refused.status).toBe(422)
+    expect(refused.body.message).toEqual(expect.any(String))
+    expect((await listPets(token)).body.pets).toEqual([])
+
     const pet = await savedPet(token, ['#777777'])
     const removeAll = await updatePet(token, pet.id, petForm(petFields, [], [pet.photos[0].id]))
     expect(removeAll).toEqual({ status: 400, body: { message: 'Please add at least one photo of your pet' } })
@@ -234,7 +243,7 @@ describe('generating with a saved pet', () => {
       expect(task.params).toMatchObject({
         petId: pet.id,
         petPhotoCount: 3,
-        traits: { species: 'dog', breed: 'Beagle', colours: 'tan and white', markings: 'white blaze' },
+        traits: { species: 'dog', breed: 'Beagle', colours: ['tan and white'], markings: ['white blaze'] },
       })
       await runGeneration({ taskId: task.id }, jobHelpers(1), provider)
       expect((await taskRow(task.id)).status).toBe('completed')
@@ -244,10 +253,12 @@ describe('generating with a saved pet', () => {
     expect(openAiRequest.images.map((image) => image.field)).toEqual(['image[]', 'image[]', 'image[]'])
     expect(openAiRequest.images.map((image) => image.bytes)).toEqual(petBytes)
     expect(openAiRequest.prompt).toContain('The first 3 images all show this same pet')
-    expect(openAiRequest.prompt).toContain('The pet: Beagle dog; colours tan and white; markings white blaze.')
+    expect(openAiRequest.prompt).toContain(
+      'The pet is a dog (Beagle) with tan and white fur; markings: white blaze; keep these exactly.',
+    )
     const [geminiRequest] = gemini.requests
     expect(geminiRequest.images.map((image) => image.bytes)).toEqual(petBytes)
-    expect(geminiRequest.prompt).toContain('The pet: Beagle dog')
+    expect(geminiRequest.prompt).toContain('The pet is a dog (Beagle)')
     expect(await creditsOf(user.id)).toBeLessThan(10)
     // The task's copies are its own: deleting the pet leaves them.
     expect((await deletePet(token, pet.id)).status).toBe(200)

@@ -30,6 +30,10 @@ test('socket errors, PostgreSQL shutdown codes and pg connection losses from nod
   expect(isDatabaseUnreachable(fromDatabase(new AggregateError([withCode('ECONNREFUSED')], '')))).toBe(true)
   // A tagged error is found inside whatever wraps it later.
   expect(isDatabaseUnreachable(new Error('query failed', { cause: fromDatabase(withCode('57P01')) }))).toBe(true)
+  // A database that hangs: a query unanswered within pg's query_timeout, and the ROLLBACK after it
+  // on the connection that was closed for it.
+  expect(isDatabaseUnreachable(fromDatabase(new Error('Query read timeout')))).toBe(true)
+  expect(isDatabaseUnreachable(fromDatabase(new Error('Client was closed and is not queryable')))).toBe(true)
 })
 
 test('the same signs on an error from anywhere else are no database outage', () => {

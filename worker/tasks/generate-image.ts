@@ -1,4 +1,4 @@
-import { imageTaskParamsSchema, promptInputFor } from '#domain/generation/image-task-params.ts'
+import { correctionsFor, imageTaskParamsSchema, promptInputFor } from '#domain/generation/image-task-params.ts'
 import { imageProviderFromEnv } from '#worker/providers/from-env.ts'
 import { buildImagePrompt } from '#domain/generation/prompt.ts'
 import { noLimit } from '#worker/providers/shared-rate-limit.ts'
@@ -18,7 +18,9 @@ export function imageGeneration(provider: ImageProvider, beforeRequest = noLimit
       const parsed = imageTaskParamsSchema.safeParse(task.params)
       if (!parsed.success) throw new ProviderError('The task options are invalid.', { retryable: false })
       const params = parsed.data
-      const prompt = buildImagePrompt(promptInputFor(params, images.length))
+      const prompt = [buildImagePrompt(promptInputFor(params, images.length)), correctionsFor(params)]
+        .filter(Boolean)
+        .join(' ')
       const guided = params.mode === 'customize' ? null : params.guided
       await beforeRequest()
       return provider.generate({ images, prompt, style: params.style, guided }, context)

@@ -16,7 +16,7 @@ import {
   startTaskAttempt,
 } from '#domain/generation/task-states.server.ts'
 import type { GenerationTask } from '#platform/db-schema.ts'
-import { isDatabaseUnreachable } from '#platform/database-outage.server.ts'
+import { isDatabasePoolExhausted, isDatabaseUnavailable } from '#platform/database-outage.server.ts'
 import { getDb, waitForDatabase } from '#platform/db.server.ts'
 import { getWorkerEnv } from '#worker/env.ts'
 import { contentTypeForKey, getMediaBytes, getStorage } from '#platform/storage.server.ts'
@@ -71,7 +71,9 @@ const LONGEST_WAIT_MS = 60_000
  *
  * A database that goes away mid-attempt is no failure: the attempt waits for it and runs again in
  * the same job (finding its stored result, if the provider had answered), so graphile-worker never
- * has to record a failure while the database is unreachable.
+ * has to record a failure while the database is unreachable. So does one that hangs: its queries
+ * time out (an outage), and while they hang they hold the pool's connections, so the others find
+ * the pool full: that too is waited out here, never an attempt used up or a stored answer failed.
  */
 export async function runGeneration(payload: unknown, helpers: JobHelpers, job: GenerationJob) {
   const { taskId } = payloadSchema.parse(payload)
@@ -79,9 +81,12 @@ export async function runGeneration(payload: unknown, helpers: JobHelpers, job: 
     try {
       return await runAttempt(taskId, helpers, job)
     } catch (error) {
-      if (!isDatabaseUnreachable(error) || helpers.abortSignal.aborted) throw error
+      if (!isDatabaseUnavailable(error) || helpers.abortSignal.aborted) throw error
       helpers.logger.warn(`task ${taskId}: the database went away during the attempt; resuming when it is back`)
-      await waitForDatabase()
+      // A full pool fails this wait too, after the pool's timeout: the attempt then simply runs again.
+      await waitForDatabase().catch((waitError: unknown) => {
+        if (!isDatabasePoolExhausted(waitError)) throw waitError
+      })
     }
   }
 }
@@ -101,8 +106,15 @@ async function runAttempt(taskId: string, helpers: JobHelpers, job: GenerationJo
     attemptsLeft: helpers.job.max_attempts - helpers.job.attempts + 1,
   })
 
-  const beat = () =>
-    recordHeartbeat(db, taskId).catch((error) => helpers.logger.warn(`heartbeat of ${taskId} failed: ${error}`))
+  // One beat at a time: beats that pile up behind a database that hangs would fill the pool.
+  let beating = false
+  const beat = () => {
+    if (beating) return
+    beating = true
+    recordHeartbeat(db, taskId)
+      .catch((error) => helpers.logger.warn(`heartbeat of ${taskId} failed: ${error}`))
+      .finally(() => (beating = false))
+  }
   const heartbeat = setInterval(beat, getWorkerEnv().TASK_HEARTBEAT_MS)
   try {
     let key = await findStoredResult(task)
@@ -128,7 +140,7 @@ async function runAttempt(taskId: string, helpers: JobHelpers, job: GenerationJo
       await getStorage().delete(key)
     }
   } catch (error) {
-    if (isDatabaseUnreachable(error)) throw error
+    if (isDatabaseUnavailable(error)) throw error
     await settleFailure(error, { task, helpers, job, later })
   } finally {
     clearInterval(heartbeat)

@@ -75,13 +75,13 @@ test("a saved pet's photos lead the images: references are counted after them, a
   const params: ImageTaskParams = {
     ...customizeParams(),
     petPhotoCount: 3,
-    traits: { species: 'cat', breed: 'Maine Coon', colours: 'silver tabby', markings: '' },
+    traits: { species: 'cat', breed: 'Maine Coon', colours: ['silver tabby'], markings: [] },
   }
   const input = promptInputFor(params, 4)
   expect(input).toMatchObject({ referenceImageCount: 1, petPhotoCount: 3 })
   const prompt = buildImagePrompt(input)
   expect(prompt).toContain('The first 3 images all show this same pet from different angles.')
-  expect(prompt).toContain('The pet: Maine Coon cat; colours silver tabby. Keep these traits exactly.')
+  expect(prompt).toContain('The pet is a cat (Maine Coon) with silver tabby fur; keep these exactly.')
   expect(prompt).toContain('Use the other image as a visual reference.')
-  expect(buildImagePrompt(promptInputFor({ ...params, mode: 'guide' }, 3))).toContain('The pet: Maine Coon cat')
+  expect(buildImagePrompt(promptInputFor({ ...params, mode: 'guide' }, 3))).toContain('The pet is a cat (Maine Coon)')
 })
