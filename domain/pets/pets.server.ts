@@ -78,26 +78,11 @@ export async function listPets(db: DB, userId: string): Promise<PetView[]> {
   return toViews(db, pets)
 }
 
-/** The user's own pet, or 404. */
-async function findOwnPet(db: DB, userId: string, petId: string) {
-  const pet = isUuid(petId)
-    ? await db.selectFrom('pets').selectAll().where('id', '=', petId).where('user_id', '=', userId).executeTakeFirst()
-    : undefined
-  if (!pet) throw petNotFound()
-  return pet
-}
-
-/** The user's own pet, locked for a change, or 404. */
-async function lockOwnPet(tx: Tx, userId: string, petId: string) {
-  const pet = isUuid(petId)
-    ? await tx
-        .selectFrom('pets')
-        .selectAll()
-        .where('id', '=', petId)
-        .where('user_id', '=', userId)
-        .forUpdate()
-        .executeTakeFirst()
-    : undefined
+/** The user's own pet (locked for a change when asked), or 404. */
+async function findOwnPet(db: DB | Tx, userId: string, petId: string, { lock = false } = {}) {
+  if (!isUuid(petId)) throw petNotFound()
+  const query = db.selectFrom('pets').selectAll().where('id', '=', petId).where('user_id', '=', userId)
+  const pet = await (lock ? query.forUpdate() : query).executeTakeFirst()
   if (!pet) throw petNotFound()
   return pet
 }
@@ -217,7 +202,7 @@ export async function updatePet(db: DB, userId: string, petId: string, change: P
   const existingKeys = (await photosOf(db, [petId])).map((photo) => photo.key)
   const { pet, removedKeys } = await withStoredPhotos(db, petId, change.add, existingKeys, (added) =>
     db.transaction().execute(async (tx) => {
-      await lockOwnPet(tx, userId, petId)
+      await findOwnPet(tx, userId, petId, { lock: true })
       const current = await photosOf(tx, [petId])
       const unknown = change.remove.filter((id) => !current.some((photo) => photo.id === id))
       if (unknown.length > 0) throw badRequest('That photo is not one of this pet’s photos')
