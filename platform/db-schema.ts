@@ -102,6 +102,22 @@ export interface GenerationTasksTable {
   updated_at: Generated<Timestamp>
   /** When the end-of-work email was queued: at most once a task (migration 0023). */
   end_email_queued_at: Timestamp | null
+  /** How many versions the run asked for, 1 to 4 (migration 0034). */
+  variants: Generated<number>
+  /** The version that stands for the task; its key is result_key (migration 0034). */
+  favourite_index: Generated<number>
+}
+
+/** One delivered version of a task (migration 0034). */
+export interface TaskVersionsTable {
+  task_id: string
+  version_index: number
+  key: string
+  width: number | null
+  height: number | null
+  provider: string | null
+  model: string | null
+  created_at: CreatedAt
 }
 
 export interface PaymentProofsTable {
@@ -128,6 +144,8 @@ export interface CreditTransactionsTable {
   description: string
   task_id: string | null
   payment_proof_id: string | null
+  /** Which version of the task a refund is for: refunds are once per (task, version) (migration 0034). */
+  version_index: Generated<number | null>
   created_at: CreatedAt
 }
 
@@ -251,6 +269,7 @@ export interface Database {
   system_config: SystemConfigTable
   styles: StylesTable
   generation_tasks: GenerationTasksTable
+  task_versions: TaskVersionsTable
   payment_proofs: PaymentProofsTable
   credit_transactions: CreditTransactionsTable
   templates: TemplatesTable

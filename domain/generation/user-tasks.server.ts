@@ -125,14 +125,21 @@ export async function listHistory(db: DB, userId: string, kind: TaskKind, query:
 
 export type HistoryItem = Awaited<ReturnType<typeof listHistory>>['items'][number]
 
-export const taskKeys = (task: Pick<GenerationTask, 'input_keys' | 'result_key'>) =>
-  task.result_key ? [...task.input_keys, task.result_key] : task.input_keys
+/** Every version's key, for a query on `generation_tasks` (not aliased). */
+export const versionKeysColumn = sql<
+  string[]
+>`ARRAY(SELECT v.key FROM task_versions v WHERE v.task_id = generation_tasks.id)`.as('version_keys')
+
+/** A task's stored files: its uploads, its result and every version. */
+export const taskKeys = (task: Pick<GenerationTask, 'input_keys' | 'result_key'> & { version_keys: string[] }) => [
+  ...new Set([...task.input_keys, ...(task.result_key ? [task.result_key] : []), ...task.version_keys]),
+]
 
 /** Every stored file of a user's tasks (all under the tasks' own prefixes, shared with nobody). */
 export async function userTaskKeys(db: DB | Tx, userId: string) {
   const tasks = await db
     .selectFrom('generation_tasks')
-    .select(['input_keys', 'result_key'])
+    .select(['input_keys', 'result_key', versionKeysColumn])
     .where('user_id', '=', userId)
     .execute()
   return tasks.flatMap(taskKeys)
@@ -147,7 +154,7 @@ export async function deleteFinishedTask(db: DB, userId: string, taskId: string,
   const task = isTaskId(taskId)
     ? await db
         .selectFrom('generation_tasks')
-        .select(['id', 'status', 'input_keys', 'result_key'])
+        .select(['id', 'status', 'input_keys', 'result_key', versionKeysColumn])
         .where('id', '=', taskId)
         .where('user_id', '=', userId)
         .where('kind', '=', kind)

@@ -8,7 +8,9 @@ import { guided, imageRequest, petPhoto, providerFailure, testContext } from './
 const provider = createLocalImageProvider()
 
 async function render(overrides: Partial<ImageRequest> = {}): Promise<Buffer> {
-  const result = await provider.generate(await imageRequest(overrides), testContext())
+  const {
+    images: [result],
+  } = await provider.generate(await imageRequest(overrides), testContext())
   expect(result.mimeType).toBe('image/png')
   return result.bytes
 }
