@@ -3,7 +3,9 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { useState } from 'react'
 import { CostButton } from '#app/generation/cost.tsx'
 import {
+  answerFavouriteForm,
   answerGenerationForm,
+  isFavouriteForm,
   findShownTask,
   readImageGenerationForm,
 } from '#app/generation/generation-forms.server.ts'
@@ -29,7 +31,9 @@ import { useRootData } from '#app/hooks/use-root-data.ts'
 import type { StyleJson } from '#domain/gallery/gallery-shared.ts'
 import { listStyles } from '#domain/gallery/styles.server.ts'
 import { getSystemConfig } from '#domain/credits/system-config.server.ts'
-import { imageGenerationSchema, MAX_IMAGE_MB } from '#domain/generation/image-generation-form.ts'
+import { imageGenerationSchema, imageRunCost, MAX_IMAGE_MB } from '#domain/generation/image-generation-form.ts'
+import { VersionsChoice } from '#app/generation/versions-choice.tsx'
+import { TaskVersions } from '#app/generation/task-versions.tsx'
 import { isGeneratorStyle } from '#domain/generation/prompt.ts'
 import { submitImageGeneration } from '#domain/generation/task-submission.server.ts'
 import { getOptionalUser } from '#domain/sessions/auth.server.ts'
@@ -80,6 +84,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** The same submission as the API, for browsers without JavaScript. */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
+  if (isFavouriteForm(request)) return answerFavouriteForm(request, user.id, (id) => `${PORTRAITS.page}?task=${id}`)
   return answerGenerationForm({
     read: () => readImageGenerationForm(request),
     submit: (form) => submitImageGeneration(getDb(), user, form, getClientAddress(request)),
@@ -114,6 +119,7 @@ function PortraitForm({ styles, cost, follow }: { styles: StyleJson[]; cost: num
   const [template, clearTemplate] = useTemplateHandoff(hydrated)
   const [mode, setMode] = useState<PortraitMode>('guide')
   const [photoPreview, showPhoto] = useFilePreview()
+  const [variants, setVariants] = useState(1)
   const { form, fields, submitting } = useGeneratorForm(PORTRAITS, follow, {
     id: 'generate',
     schema: imageGenerationSchema,
@@ -166,7 +172,17 @@ function PortraitForm({ styles, cost, follow }: { styles: StyleJson[]; cost: num
         )}
       </fieldset>
 
-      <CostButton label="Generate" cost={cost} submitting={submitting}>
+      <VersionsChoice
+        unitCost={cost}
+        value={variants}
+        onChange={setVariants}
+        errors={Object.values(fields.variants.allErrors).flat()}
+      />
+      <CostButton
+        label="Generate"
+        cost={imageRunCost({ imageGenerationCreditCost: cost }, variants)}
+        submitting={submitting}
+      >
         {user ? (
           <>You have {user.credits} credits.</>
         ) : (
@@ -183,7 +199,9 @@ function PortraitResult({ task }: { task: ClientTask }) {
   const url = task.result?.imageUrl
   return (
     <>
-      {url ? (
+      {url && (task.images?.length ?? 0) > 1 ? (
+        <TaskVersions task={task} action={`${PORTRAITS.page}?task=${task.id}`} enhance />
+      ) : url ? (
         <>
           <img className="generate-image" src={url} alt="Your generated pet portrait" />
           <DownloadLink task={task} url={url}>

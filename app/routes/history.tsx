@@ -15,6 +15,8 @@ import { readForm } from '#app/utils/form-body.server.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
 import { seo } from '#app/document/seo.ts'
 import { downloadName, downloadUrl } from '#app/generation/task-client.ts'
+import { TaskVersions } from '#app/generation/task-versions.tsx'
+import { answerFavouriteForm } from '#app/generation/generation-forms.server.ts'
 
 export const meta: MetaFunction = () => seo({ title: 'My Resources', description: 'Your generated images and videos.' })
 
@@ -55,6 +57,10 @@ const deleteSchema = z.object({
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
+  if ((await request.clone().formData()).get('intent') === 'favourite') {
+    const { kind, page } = readQuery(request)
+    return answerFavouriteForm(request, user.id, () => pageHref(kind, page))
+  }
   const submission = parseWithZod(await readForm(request), { schema: deleteSchema })
   if (submission.status !== 'success') return json<FormActionData>({ result: submission.reply() }, { status: 400 })
   try {
@@ -122,7 +128,9 @@ function HistoryCard({ item, kind, page }: { item: HistoryItem; kind: TaskKind; 
   const { noun } = resourceKinds[kind]
   return (
     <li className="card history-card">
-      {item.url ? (
+      {kind === 'image' && item.images.length > 1 ? (
+        <TaskVersions task={{ ...item, type: kind }} action={pageHref(kind, page)} />
+      ) : item.url ? (
         kind === 'video' ? (
           <video src={item.url} controls preload="metadata" />
         ) : (
