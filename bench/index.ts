@@ -13,6 +13,7 @@ import { benchLighthouse } from './lighthouse.ts'
 import { benchOutage } from './outage.ts'
 import { benchPages } from './pages.ts'
 import { benchProviderBound } from './providers.ts'
+import { benchVariants } from './variants.ts'
 
 type Bench = (database: Awaited<ReturnType<typeof scratchDatabase>>) => Promise<Record<string, number | string>>
 
@@ -29,6 +30,7 @@ const benches: Array<[string, Bench]> = [
   ['lighthouse', benchLighthouse],
   ['live-updates', benchLiveUpdates],
   ['outage', benchOutage],
+  ['variants', benchVariants],
 ]
 
 async function main() {

@@ -12,6 +12,8 @@ import { loader as taskLoader } from '#app/routes/api.async-image.task.$id.ts'
 import { action as favouriteAction } from '#app/routes/api.async-image.task.$id.favourite.ts'
 import { loader as zipLoader } from '#app/routes/api.async-image.task.$id.zip.ts'
 import { loader as historyLoader } from '#app/routes/api.image.history.ts'
+import { action as historyAction } from '#app/routes/history.tsx'
+import { action as generateAction } from '#app/routes/generate.tsx'
 import { startGeminiFake, type GeminiFake } from '#tests/fakes/gemini.ts'
 import { startOpenAiFake, type OpenAiFake } from '#tests/fakes/openai.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
@@ -319,6 +321,35 @@ describe('favourite and download of all', () => {
       status: 409,
       body: { message: 'Only a finished image can have a favourite' },
     })
+  })
+
+  test("without JavaScript the pages' favourite forms post to their own action and come back to the page", async () => {
+    const { token } = await createTestUser({ credits: 10 })
+    const { token: other } = await createTestUser({ credits: 10 })
+    const taskId = await twoVersionTask(token)
+    const post = (handler: typeof historyAction, path: string, who: string, index: string) =>
+      callRoute(
+        handler,
+        makeRequest(path, {
+          method: 'POST',
+          token: who,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ intent: 'favourite', task: taskId, index }).toString(),
+        }),
+      )
+
+    const fromHistory = await post(historyAction, '/history?type=image&page=1', token, '1')
+    expect(fromHistory.status).toBe(302)
+    expect(fromHistory.headers.get('location')).toBe('/history?type=image&page=1')
+    expect((await taskRow(taskId)).favourite_index).toBe(1)
+
+    const fromGenerator = await post(generateAction, `/generate?task=${taskId}`, token, '0')
+    expect(fromGenerator.headers.get('location')).toBe(`/generate?task=${taskId}`)
+    expect((await taskRow(taskId)).favourite_index).toBe(0)
+
+    const refused = await post(historyAction, '/history?type=image&page=1', other, '1')
+    expect(refused.status).toBe(404)
+    expect((await taskRow(taskId)).favourite_index).toBe(0)
   })
 
   test('the zip holds every version; another user gets 404', async () => {
