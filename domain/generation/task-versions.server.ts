@@ -58,10 +58,7 @@ export async function chooseFavourite(db: DB, userId: string, taskId: string, in
     .where('status', '=', 'completed')
     .where(({ exists, selectFrom }) =>
       exists(
-        selectFrom('task_versions')
-          .select('key')
-          .where('task_id', '=', task.id)
-          .where('version_index', '=', index),
+        selectFrom('task_versions').select('key').where('task_id', '=', task.id).where('version_index', '=', index),
       ),
     )
     .executeTakeFirst()
