@@ -26,7 +26,12 @@ export async function benchVariants({ db, url }: BenchDatabase) {
         return performance.now() - started
       }
 
-      const instant = await startProcess('worker/index.ts', { ...env, IMAGE_PROVIDER: 'instant' }, '[worker] started')
+      // The instant provider is refused in production; the worker runs as in development.
+      const instant = await startProcess(
+        'worker/index.ts',
+        { ...env, NODE_ENV: 'development', IMAGE_PROVIDER: 'instant' },
+        '[worker] started',
+      )
       const times: Record<number, number[]> = { 1: [], 4: [] }
       try {
         await run(1) // warm-up
