@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import type { DB, Tx } from '#platform/db.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
 import { refundVersions } from '#domain/credits/credits.server.ts'
+import { returnFreeFix } from './free-fixes.server.ts'
 import { MEDIA_RETENTION_DAYS } from './task-view.ts'
 import { taskKeys, versionKeysColumn } from '#domain/generation/user-tasks.server.ts'
 
@@ -170,9 +171,10 @@ export async function failTask(tx: Tx, taskId: string, reason: string) {
     .set({ status: 'failed', error: reason, finished_at: sql`now()`, expires_at: retentionEnd, heartbeat_at: null })
     .where('id', '=', taskId)
     .where('status', 'in', ['queued', 'processing'])
-    .returning(['user_id', 'kind', 'credit_cost', 'variants'])
+    .returning(['user_id', 'kind', 'credit_cost', 'variants', 'family_root_id', 'params'])
     .executeTakeFirst()
   if (!task) return false
+  await returnFreeFix(tx, task)
   await refundVersions(tx, {
     userId: task.user_id,
     taskId,
