@@ -207,7 +207,8 @@ describe('refunds per version', () => {
     const worker = startWorker({ IMAGE_PROVIDER: 'local' })
     try {
       await worker.ready()
-      const { body } = await submitGeneration(token, [photoFile(await petPhoto('#8a5a2b', 640))], { variants: '2' })
+      const { body } = await submitGeneration(token, [photoFile(await petPhoto('#8a5a2b'))], { variants: '2' })
+      expect(body).toMatchObject({ taskId: expect.any(String) })
       expect(await finished(body.taskId)).toMatchObject({ status: 'completed' })
       const keys = await db
         .selectFrom('task_versions')
