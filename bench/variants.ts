@@ -1,9 +1,11 @@
 // Issue 31's figures for versions per run: (a) a 4-version run end to end (submission to completed,
 // through the web and the real worker) with the instant provider, p50 against a 1-version run;
-// (b) provider calls per version: OpenAI makes every version in one call (n), Gemini one call each.
+// (b) provider calls per version: OpenAI makes every version in one call (n), Gemini one call each;
+// (c) the photo check's local time on a 12-megapixel JPEG (bench/photo-check.ts, also run alone).
 import type { DB } from '#platform/db.server.ts'
 import { startGeminiFake } from '#tests/fakes/gemini.ts'
 import { startOpenAiFake } from '#tests/fakes/openai.ts'
+import { benchPhotoCheck } from './photo-check.ts'
 import { postGeneration, signedInUser, smallPhoto, waitUntilFinished, withDataDir } from './generation.ts'
 import { percentile, round, startProcess } from './lib.ts'
 
@@ -79,8 +81,9 @@ export async function benchVariants({ db, url }: BenchDatabase) {
         '(a) 4 versions / 1 version, p50': round(p50(4) / p50(1), 2),
         '(b) OpenAI calls for a 4-version run (target 1)': openai.requests.length,
         '(b) Gemini calls for a 4-version run (target 4)': gemini.requests.length,
-        // (c) The photo check's local time for a 12-megapixel JPEG (target < 150 ms) belongs here:
-        // the photo-check work adds its figure to this benchmark.
+        ...Object.fromEntries(
+          Object.entries(await benchPhotoCheck()).map(([name, value]) => [`(c) photo check: ${name}`, value]),
+        ),
       }
     } finally {
       await web.stop()
