@@ -2,7 +2,7 @@ import type { User } from '#platform/db-schema.ts'
 import type { DB } from '#platform/db.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
 import { userTaskKeys } from '#domain/generation/user-tasks.server.ts'
-import { anonymiseProofsOf } from '#domain/payments/payments.server.ts'
+import { anonymiseProofsOf, lockProofsOf } from '#domain/payments/payments.server.ts'
 import { userPetPhotoKeys } from '#domain/pets/pets.server.ts'
 
 /**
@@ -15,6 +15,8 @@ import { userPetPhotoKeys } from '#domain/pets/pets.server.ts'
  */
 export async function deleteAccount(db: DB, userId: string, allow: (user: User) => void = () => {}) {
   const deleted = await db.transaction().execute(async (tx) => {
+    // A review locks the proof, then its owner: taking them the other way round deadlocked (a 500).
+    await lockProofsOf(tx, userId)
     const user = await tx.selectFrom('users').selectAll().where('id', '=', userId).forUpdate().executeTakeFirst()
     if (!user) return null
     allow(user)
