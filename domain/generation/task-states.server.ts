@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import type { DB, Tx } from '#platform/db.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
 import { grantCredits } from '#domain/credits/credits.server.ts'
+import { refundLine, type RefundReason } from '#domain/credits/refund-reasons.ts'
 import { MEDIA_RETENTION_DAYS } from './task-view.ts'
 import { taskKeys } from '#domain/generation/user-tasks.server.ts'
 
@@ -99,12 +100,13 @@ export async function requeueTask(db: DB | Tx, taskId: string) {
 }
 
 /**
- * Marks an unfinished task failed and refunds its cost, in the caller's transaction. The status
+ * Marks an unfinished task failed and refunds its cost, in the caller's transaction, with `reason`
+ * shown on the task and `refund` worded into its ledger line (refund-reasons.ts). The status
  * guard locks the row, so of two concurrent calls only one refunds; the ledger's
  * credit_transactions_refund_once index would refuse a second refund anyway.
  * Answers whether this call failed it.
  */
-export async function failTask(tx: Tx, taskId: string, reason: string) {
+export async function failTask(tx: Tx, taskId: string, reason: string, refund: RefundReason = 'internal') {
   const task = await tx
     .updateTable('generation_tasks')
     .set({ status: 'failed', error: reason, finished_at: sql`now()`, expires_at: retentionEnd, heartbeat_at: null })
@@ -118,7 +120,7 @@ export async function failTask(tx: Tx, taskId: string, reason: string) {
       userId: task.user_id,
       type: 'earn',
       amount: task.credit_cost,
-      description: `Refund: ${task.kind} generation failed`,
+      description: refundLine(refund, { kind: task.kind, index: 0, of: 1 }),
       taskId,
     })
   }

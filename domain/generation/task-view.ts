@@ -22,13 +22,22 @@ export interface TaskView {
   /** The task a re-roll or likeness fix was made from (decision 0030). */
   parentTaskId: string | null
   error: string | null
+  /** The task's refund lines, as credit history words them (which version, and why). */
+  refunds: string[]
   description: string
   createdAt: string
   submittedAt: string
 }
 
 type KnownAfterFirstRead =
-  'queuePosition' | 'totalInQueue' | 'runningTasks' | 'maxConcurrentTasks' | 'result' | 'error' | 'parentTaskId'
+  | 'queuePosition'
+  | 'totalInQueue'
+  | 'runningTasks'
+  | 'maxConcurrentTasks'
+  | 'result'
+  | 'error'
+  | 'refunds'
+  | 'parentTaskId'
 
 /** A task in the browser: the view, whose queue figures and result arrive with its first read. */
 export type ClientTask = Omit<TaskView, KnownAfterFirstRead> & Partial<Pick<TaskView, KnownAfterFirstRead>>

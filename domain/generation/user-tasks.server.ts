@@ -33,10 +33,19 @@ export function selectTasksWithQueue(db: DB) {
       ) ELSE 0 END`.as('queue_position'),
       sql<number>`(SELECT count(*)::int FROM generation_tasks WHERE status = 'queued')`.as('total_in_queue'),
       sql<number>`(SELECT count(*)::int FROM generation_tasks WHERE status = 'processing')`.as('running_tasks'),
+      // Refunds are written with the state change they go with: the live update that announces it carries them.
+      sql<string[]>`ARRAY(
+        SELECT r.description FROM credit_transactions r WHERE r.task_id = t.id AND r.type = 'earn' ORDER BY r.id
+      )`.as('refunds'),
     ])
 }
 
-export type TaskWithQueue = GenerationTask & { queue_position: number; total_in_queue: number; running_tasks: number }
+export type TaskWithQueue = GenerationTask & {
+  queue_position: number
+  total_in_queue: number
+  running_tasks: number
+  refunds: string[]
+}
 
 /** The user's own task (of that kind, when one is given) with its place in the queue, or undefined. */
 export function selectUserTask(db: DB, userId: string, taskId: string, kind?: TaskKind) {
@@ -72,6 +81,7 @@ export function toTaskView(task: TaskWithQueue): TaskView {
     result: url ? (task.kind === 'image' ? { imageUrl: url } : { videoUrl: url }) : null,
     parentTaskId: task.parent_task_id,
     error: task.error,
+    refunds: task.refunds,
     description: descriptions[task.kind][task.source],
     createdAt: task.created_at.toISOString(),
     submittedAt: task.created_at.toISOString(),

@@ -21,6 +21,7 @@ import { getDb, waitForDatabase } from '#platform/db.server.ts'
 import { getWorkerEnv } from '#worker/env.ts'
 import { contentTypeForKey, getMediaBytes, getStorage } from '#platform/storage.server.ts'
 import { failureOutcome, observeTaskFinished, observeTaskStarted } from '#worker/task-metrics.ts'
+import { PhotoGoneError, refundReasonOf } from './failure-refunds.ts'
 import { findStoredResult, storeResult } from './task-results.ts'
 import {
   ProviderError,
@@ -169,8 +170,8 @@ async function settleFailure(
     const waitMs = error.retryAfterMs ?? Math.min(Math.max(task.waited_ms, FIRST_WAIT_MS), LONGEST_WAIT_MS)
     const delayMs = waitMs + Math.round(Math.random() * 1000)
     // Past TASK_MAX_WAIT_MS the task fails: with "could not be reached", or as having stayed busy.
-    const reason = error.unreachable ? error.message : undefined
-    const outcome = await waitForRoom(db, later(delayMs), getWorkerEnv().TASK_MAX_WAIT_MS, reason)
+    const unreachable = error.unreachable ? error.message : undefined
+    const outcome = await waitForRoom(db, later(delayMs), getWorkerEnv().TASK_MAX_WAIT_MS, unreachable)
     const next = outcome === 'waiting' ? `Next try in ${delayMs} ms.` : 'Waited too long: failed and refunded.'
     helpers.logger.info(`task ${taskId}: ${error.message} ${next}`)
     return
@@ -187,7 +188,7 @@ async function settleFailure(
     throw error
   }
   const reason = error instanceof ProviderError ? error.message : INTERNAL_FAILURE
-  if (await db.transaction().execute((tx) => failTask(tx, taskId, reason))) {
+  if (await db.transaction().execute((tx) => failTask(tx, taskId, reason, refundReasonOf(error)))) {
     observeTaskFinished(task, failureOutcome(error))
   }
 }
@@ -211,7 +212,7 @@ async function loadInputs(keys: string[]): Promise<ImageInput[]> {
   return Promise.all(
     keys.map(async (key) => {
       const bytes = await getMediaBytes(storage, key)
-      if (!bytes) throw new ProviderError('The uploaded photo is no longer available.', { retryable: false })
+      if (!bytes) throw new PhotoGoneError()
       return { bytes, mimeType: contentTypeForKey(key) as ImageMimeType }
     }),
   )
