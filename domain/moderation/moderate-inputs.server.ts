@@ -41,9 +41,9 @@ export async function requireModeratedInputs(inputs: ModeratedInputs): Promise<v
     ...photos.map(async (photo) => flagsOf(await photoDataUrl(photo), 'image')),
   ])
   if (textFlags.length > 0) {
+    // No field: the text may come from fields the page does not show (a template's prompt, Guide mode's options).
     throw new HttpError(422, `This description was flagged for ${categoryWords(textFlags)}; please change it`, {
       code: 'moderation',
-      field: 'prompt',
     })
   }
   const flaggedPhoto = photoFlags.findIndex((flags) => flags.length > 0)

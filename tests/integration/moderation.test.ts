@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import sharp from 'sharp'
 import { action as fixAction } from '#app/routes/api.async-image.task.$id.fix.ts'
+import { action as generatePage } from '#app/routes/generate.tsx'
 import { action as updateCase } from '#app/routes/api.image.update-case.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getMetrics } from '#platform/metrics.server.ts'
@@ -71,6 +72,30 @@ test('several flagged categories read as plain words; the guided fields are mode
   })
   expect(openai.moderation.requests.find((request) => request.texts.length > 0)?.texts).toEqual(['something'])
   expect(await balanceAndLedgerSum(user.id)).toEqual({ balance: 10, ledgerSum: 10 })
+})
+
+test('without JavaScript, /generate shows a flagged description above the form and a flagged photo beside it', async () => {
+  const { token } = await createTestUser({ credits: 10 })
+  const post = async (fields: Record<string, string>) => {
+    const form = new FormData()
+    form.append('images', photoFile(await petPhoto()))
+    for (const [name, value] of Object.entries({ style: 'general', ...fields })) form.append(name, value)
+    const response = await callRoute(generatePage, makeRequest('/generate', { method: 'POST', token, body: form }))
+    return {
+      status: response.status,
+      error: ((await response.json()) as { result: { error: Record<string, string[]> } }).result.error,
+    }
+  }
+  openai.moderation.flag({ text: ['violence'] })
+  expect(await post({ mode: 'guide', background: 'a battlefield' })).toEqual({
+    status: 422,
+    error: { '': ['This description was flagged for violence; please change it'] },
+  })
+  openai.moderation.flag({ image: ['violence'] })
+  expect(await post({ mode: 'guide' })).toEqual({
+    status: 422,
+    error: { images: ['This photo was flagged for violence; please choose another'] },
+  })
 })
 
 test('a flagged photo: 422 "This photo was flagged", nothing charged; a text-only category does not count on a photo', async () => {
