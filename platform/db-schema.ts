@@ -125,6 +125,10 @@ export interface GenerationTasksTable {
   parent_task_id: string | null
   /** The paid run this task's family started with; null for a paid run itself (migration 0035). */
   family_root_id: string | null
+  /** How many versions the run asked for, 1 to 4 (migration 0034). */
+  variants: Generated<number>
+  /** The version that stands for the task; its key is result_key (migration 0034). */
+  favourite_index: Generated<number>
 }
 
 /** A paid run's free likeness fixes, made when it is first re-rolled or fixed (migration 0035). */
@@ -147,6 +151,18 @@ export interface LikenessFixReportsTable {
   provider: string
   reasons: string[]
   note: Generated<string>
+  created_at: CreatedAt
+}
+
+/** One delivered version of a task (migration 0034). */
+export interface TaskVersionsTable {
+  task_id: string
+  version_index: number
+  key: string
+  width: number | null
+  height: number | null
+  provider: string | null
+  model: string | null
   created_at: CreatedAt
 }
 
@@ -175,6 +191,8 @@ export interface CreditTransactionsTable {
   description: string
   task_id: string | null
   payment_proof_id: string | null
+  /** Which version of the task a refund is for: refunds are once per (task, version) (migration 0034). */
+  version_index: Generated<number | null>
   created_at: CreatedAt
 }
 
@@ -317,6 +335,7 @@ export interface Database {
   system_config: SystemConfigTable
   styles: StylesTable
   generation_tasks: GenerationTasksTable
+  task_versions: TaskVersionsTable
   payment_proofs: PaymentProofsTable
   credit_transactions: CreditTransactionsTable
   templates: TemplatesTable

@@ -9,6 +9,7 @@ import { getSystemConfig } from '#domain/credits/system-config.server.ts'
 import { HttpError, notFound } from '#domain/http-error.server.ts'
 import { imageTaskParamsSchema, type ImageTaskParams } from './image-task-params.ts'
 import type { LikenessFix } from './likeness-fix.ts'
+import { claimFreeFix } from './free-fixes.server.ts'
 import { frontOfUserQueue } from './queue-placement.server.ts'
 import { createPaidTask } from './task-submission.server.ts'
 import { requireModeratedInputs } from '#domain/moderation/moderate-inputs.server.ts'
@@ -86,17 +87,6 @@ async function ensureFamily(tx: Tx, source: SourceTask, rootTaskId: string, free
     })
     .onConflict((oc) => oc.column('root_task_id').doNothing())
     .execute()
-}
-
-/** Takes one of the family's free fixes if any is left. The row lock makes parallel claims take turns. */
-async function claimFreeFix(tx: Tx, rootTaskId: string) {
-  const claimed = await tx
-    .updateTable('task_families')
-    .set((eb) => ({ free_fixes_used: eb('free_fixes_used', '+', 1) }))
-    .where('root_task_id', '=', rootTaskId)
-    .whereRef('free_fixes_used', '<', 'free_fixes_included')
-    .executeTakeFirst()
-  return claimed.numUpdatedRows > 0n
 }
 
 /** Who asks: the signed-in user, and their address for the analytics (platform/client-address.server.ts). */

@@ -18,15 +18,29 @@ export interface TaskView {
   totalInQueue: number
   runningTasks: number
   maxConcurrentTasks: number
+  /** The favourite version's file (the first by default). */
   result: { imageUrl?: string; videoUrl?: string } | null
   /** The task a re-roll or likeness fix was made from (decision 0030). */
   parentTaskId: string | null
+  /** Image tasks: every delivered version (an addition to the spec), and how many were asked for. */
+  images?: TaskImage[]
+  variants?: number
+  /** Image tasks: the version that stands for the task in history and downloads. */
+  favouriteIndex?: number
   error: string | null
   /** The task's refund lines, as credit history words them (which version, and why). */
   refunds: string[]
   description: string
   createdAt: string
   submittedAt: string
+}
+
+/** One delivered version of an image task; `index` counts from 0. Sizes are unknown for results made before versions. */
+export interface TaskImage {
+  index: number
+  url: string
+  width: number | null
+  height: number | null
 }
 
 type KnownAfterFirstRead =

@@ -6,7 +6,7 @@ import { getEnv } from '#platform/env.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
 import { HttpError, notFound } from '#domain/http-error.server.ts'
 import { mediaUrl } from '#domain/media/media-url.ts'
-import type { TaskView } from '#domain/generation/task-view.ts'
+import type { TaskImage, TaskView } from '#domain/generation/task-view.ts'
 
 /**
  * What routes do with a user's generation tasks: the reads behind the task API, the sidebar and
@@ -33,17 +33,40 @@ export function selectTasksWithQueue(db: DB) {
       ) ELSE 0 END`.as('queue_position'),
       sql<number>`(SELECT count(*)::int FROM generation_tasks WHERE status = 'queued')`.as('total_in_queue'),
       sql<number>`(SELECT count(*)::int FROM generation_tasks WHERE status = 'processing')`.as('running_tasks'),
+      taskVersionsColumn(sql.ref('t.id')),
       // Refunds are written with the state change they go with: the live update that announces it carries them.
       sql<string[]>`ARRAY(
-        SELECT r.description FROM credit_transactions r WHERE r.task_id = t.id AND r.type = 'earn' ORDER BY r.id
+        SELECT r.description FROM credit_transactions r WHERE r.task_id = t.id AND r.type = 'earn'
+        ORDER BY r.version_index, r.id
       )`.as('refunds'),
     ])
 }
+
+/** A delivered version as read with its task. */
+interface VersionRow {
+  index: number
+  key: string
+  width: number | null
+  height: number | null
+}
+
+/** The task's versions, lowest index first, as one JSON column. */
+const taskVersionsColumn = (taskId: ReturnType<typeof sql.ref>) =>
+  sql<VersionRow[]>`coalesce((
+    SELECT json_agg(json_build_object('index', v.version_index, 'key', v.key, 'width', v.width, 'height', v.height)
+                    ORDER BY v.version_index)
+    FROM task_versions v WHERE v.task_id = ${taskId}
+  ), '[]'::json)`.as('versions')
+
+/** A task's versions as the task and history answers give them (`images`, index from 0). */
+const versionViews = (versions: VersionRow[]): TaskImage[] =>
+  versions.map(({ index, key, width, height }) => ({ index, url: mediaUrl(key) ?? '', width, height }))
 
 export type TaskWithQueue = GenerationTask & {
   queue_position: number
   total_in_queue: number
   running_tasks: number
+  versions: VersionRow[]
   refunds: string[]
 }
 
@@ -80,6 +103,9 @@ export function toTaskView(task: TaskWithQueue): TaskView {
     maxConcurrentTasks: task.kind === 'image' ? env.IMAGE_CONCURRENCY : env.VIDEO_CONCURRENCY,
     result: url ? (task.kind === 'image' ? { imageUrl: url } : { videoUrl: url }) : null,
     parentTaskId: task.parent_task_id,
+    ...(task.kind === 'image'
+      ? { images: versionViews(task.versions), variants: task.variants, favouriteIndex: task.favourite_index }
+      : {}),
     error: task.error,
     refunds: task.refunds,
     description: descriptions[task.kind][task.source],
@@ -116,7 +142,8 @@ export async function listHistory(db: DB, userId: string, kind: TaskKind, query:
   const [{ total }, rows] = await Promise.all([
     completed.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     completed
-      .select(['id', 'source', 'result_key', 'created_at', 'expires_at'])
+      .select(['id', 'source', 'result_key', 'created_at', 'expires_at', 'favourite_index'])
+      .select(taskVersionsColumn(sql.ref('generation_tasks.id')))
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(query.limit)
@@ -127,6 +154,8 @@ export async function listHistory(db: DB, userId: string, kind: TaskKind, query:
     id: row.id,
     source: row.source,
     url: mediaUrl(row.result_key),
+    images: versionViews(row.versions),
+    favouriteIndex: row.favourite_index,
     createdAt: row.created_at.toISOString(),
     expiresAt: row.expires_at?.toISOString() ?? null,
   }))
@@ -136,21 +165,26 @@ export async function listHistory(db: DB, userId: string, kind: TaskKind, query:
 
 export type HistoryItem = Awaited<ReturnType<typeof listHistory>>['items'][number]
 
+/** Every version's key, for a query on `generation_tasks` (not aliased). */
+export const versionKeysColumn = sql<
+  string[]
+>`ARRAY(SELECT v.key FROM task_versions v WHERE v.task_id = generation_tasks.id)`.as('version_keys')
+
 /**
- * The stored files a task owns: its result and the uploads under its own prefix. A re-roll or a
- * likeness fix reuses its parent's photo without owning it, so deleting one never takes the photo
- * from the rest of its family (decision 0030).
+ * The stored files a task owns: its result, every version and the uploads under its own prefix. A
+ * re-roll or a likeness fix reuses its parent's photo without owning it, so deleting one never
+ * takes the photo from the rest of its family (decision 0030).
  */
-export function taskKeys(task: Pick<GenerationTask, 'id' | 'input_keys' | 'result_key'>) {
+export function taskKeys(task: Pick<GenerationTask, 'id' | 'input_keys' | 'result_key'> & { version_keys: string[] }) {
   const owned = task.input_keys.filter((key) => key.startsWith(`tasks/${task.id}/`))
-  return task.result_key ? [...owned, task.result_key] : owned
+  return [...new Set([...owned, ...(task.result_key ? [task.result_key] : []), ...task.version_keys])]
 }
 
 /** Every stored file of a user's tasks (all under the tasks' own prefixes, shared with nobody). */
 export async function userTaskKeys(db: DB | Tx, userId: string) {
   const tasks = await db
     .selectFrom('generation_tasks')
-    .select(['id', 'input_keys', 'result_key'])
+    .select(['id', 'input_keys', 'result_key', versionKeysColumn])
     .where('user_id', '=', userId)
     .execute()
   return tasks.flatMap(taskKeys)
@@ -165,7 +199,7 @@ export async function deleteFinishedTask(db: DB, userId: string, taskId: string,
   const task = isTaskId(taskId)
     ? await db
         .selectFrom('generation_tasks')
-        .select(['id', 'status', 'input_keys', 'result_key'])
+        .select(['id', 'status', 'input_keys', 'result_key', versionKeysColumn])
         .where('id', '=', taskId)
         .where('user_id', '=', userId)
         .where('kind', '=', kind)

@@ -20,5 +20,7 @@ export function refundReasonOf(error: unknown): RefundReason {
   if (error.timedOut) return 'timeout'
   if (error.unreachable) return 'unreachable'
   if (error.status === 401 || error.status === 403) return 'auth'
+  // A 2xx without (all) the pictures asked for: answered, but not delivered.
+  if (error.status !== undefined && error.status < 300) return 'not_delivered'
   return 'provider_error'
 }

@@ -8,13 +8,15 @@ import type { GenerationJob } from './run-generation.ts'
 
 /**
  * How an image task asks its provider: the prompt built from the stored params, every stored
- * image. `beforeRequest` runs right before the (paid) provider call: the shared rate limit.
+ * image, the versions still missing. `beforeRequest` runs right before the (paid) provider call:
+ * the shared rate limit, which counts one request for a provider that makes every version in one
+ * call (OpenAI's `n`) and one per version otherwise (Gemini), and may grant fewer than asked.
  */
 export function imageGeneration(provider: ImageProvider, beforeRequest = noLimit): GenerationJob {
   return {
     jobName: 'generate_image',
     providerName: provider.name,
-    async produce(task, images, context) {
+    async produce(task, images, context, versions) {
       const parsed = imageTaskParamsSchema.safeParse(task.params)
       if (!parsed.success) throw new ProviderError('The task options are invalid.', { retryable: false })
       const params = parsed.data
@@ -22,8 +24,12 @@ export function imageGeneration(provider: ImageProvider, beforeRequest = noLimit
         .filter(Boolean)
         .join(' ')
       const guided = params.mode === 'customize' ? null : params.guided
-      await beforeRequest()
-      return provider.generate({ images, prompt, style: params.style, guided }, context)
+      const granted = await beforeRequest(provider.requestPerVersion ? versions.length : 1)
+      const asked = provider.requestPerVersion ? versions.slice(0, granted) : versions
+      return provider.generate(
+        { images, prompt, style: params.style, guided, versions: asked, seed: params.seed },
+        context,
+      )
     },
   }
 }

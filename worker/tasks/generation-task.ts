@@ -2,7 +2,7 @@ import type { Task } from 'graphile-worker'
 import type { TaskKind } from '#platform/db-schema.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getWorkerEnv, type WorkerEnv } from '#worker/env.ts'
-import { sharedRateLimit } from '#worker/providers/shared-rate-limit.ts'
+import { sharedRateLimit, type BeforeRequest } from '#worker/providers/shared-rate-limit.ts'
 import { runGeneration, type GenerationJob } from './run-generation.ts'
 
 interface GenerationWiring<Provider extends { name: string }> {
@@ -11,7 +11,7 @@ interface GenerationWiring<Provider extends { name: string }> {
   /** The provider's requests-per-minute limit, shared by every worker (none when undefined). */
   rpm: (env: WorkerEnv) => number | undefined
   /** How a task of this kind asks the provider; `beforeRequest` runs right before each paid call. */
-  job: (provider: Provider, beforeRequest: () => Promise<void>) => GenerationJob
+  job: (provider: Provider, beforeRequest: BeforeRequest) => GenerationJob
 }
 
 /**
