@@ -89,6 +89,17 @@ async function ensureFamily(tx: Tx, source: SourceTask, rootTaskId: string, free
     .execute()
 }
 
+/** The provider that made the version being fixed (the favourite), or the task's when versions did not record one. */
+async function fixedVersionProvider(tx: Tx, source: SourceTask) {
+  const version = await tx
+    .selectFrom('task_versions')
+    .select('provider')
+    .where('task_id', '=', source.id)
+    .where('version_index', '=', source.favourite_index)
+    .executeTakeFirst()
+  return version?.provider ?? source.provider
+}
+
 /** Who asks: the signed-in user, and their address for the analytics (platform/client-address.server.ts). */
 interface Requester {
   userId: string
@@ -135,7 +146,7 @@ async function derive(db: DB, { userId, clientAddress }: Requester, taskId: stri
           fixed_task_id: id,
           user_id: userId,
           template_id: params.templateId,
-          provider: source.provider,
+          provider: await fixedVersionProvider(tx, source),
           reasons: derivation.fix.reasons,
           note: derivation.fix.note,
         })

@@ -195,7 +195,7 @@ test("a fix goes to the front of its user's queue, not of everyone's", async () 
   }
 })
 
-test('fix reasons appear on /analytics per template', async () => {
+test('fix reasons appear on /analytics per template and per provider of the version fixed', async () => {
   const { token, taskId } = await completedRun(10)
   await fix(taskId, token, { reasons: ['markings', 'eyes'], note: 'no blaze' })
   await fix(taskId, token, { reasons: ['markings'] })
@@ -206,8 +206,14 @@ test('fix reasons appear on /analytics per template', async () => {
     makeRequest(`/analytics?startDate=${today}&endDate=${today}`, { token: admin.token }),
   )
   const { fixReasons } = await response.json()
-  const generator = fixReasons.find((entry: { templateId: string | null }) => entry.templateId === null)
+  const generator = fixReasons.byTemplate.find((entry: { key: string | null }) => entry.key === null)
+  expect(generator).toMatchObject({ name: 'No template' })
   expect(generator.fixes).toBeGreaterThanOrEqual(2)
+  // The worker of this file draws with the instant provider, which each version records.
+  const instant = fixReasons.byProvider.find((entry: { key: string | null }) => entry.key === 'instant')
+  expect(instant).toMatchObject({ name: 'instant' })
+  expect(instant.fixes).toBeGreaterThanOrEqual(2)
+  expect(instant.reasons).toEqual(expect.arrayContaining([expect.objectContaining({ reason: 'markings' })]))
   expect(generator.reasons).toEqual(
     expect.arrayContaining([
       expect.objectContaining({ reason: 'markings', label: 'Markings' }),
