@@ -11,6 +11,7 @@ import { getSystemConfig, type SystemSettings } from '#domain/credits/system-con
 import { HttpError } from '#domain/http-error.server.ts'
 import { createLimiter } from '#domain/limits/concurrency.server.ts'
 import { normalizeUploadedImage, type EncodedImage } from '#domain/media/images.server.ts'
+import { requireModeratedInputs } from '#domain/moderation/moderate-inputs.server.ts'
 import { requirePetPhoto } from '#domain/photo-check/check-pet-photo.server.ts'
 import { generationMode, imageRunCost, type ImageGenerationForm } from './image-generation-form.ts'
 import type { ImageTaskParams } from './image-task-params.ts'
@@ -139,8 +140,15 @@ async function submitPaidTask(
   db: DB,
   task: Omit<NewTask, 'id' | 'inputKeys'>,
   files: File[],
-  /** The first file is the pet photo: checked (domain/photo-check/) before anything is stored or charged. */
-  { petPhoto = false } = {},
+  {
+    petPhoto = false,
+    typed,
+  }: {
+    /** The first file is the pet photo: checked (domain/photo-check/) before anything is stored or charged. */
+    petPhoto?: boolean
+    /** The free text the user typed, moderated with the uploads (domain/moderation/) before any cost. */
+    typed: string
+  },
 ) {
   const uploads: EncodedImage[] = []
   let firstBytes: Buffer | undefined
@@ -153,11 +161,13 @@ async function submitPaidTask(
       }),
     )
   }
-  // After the uploads were sniffed (a file that is no image is refused as such), before any cost.
-  if (petPhoto && firstBytes) {
-    const { traits } = await requirePetPhoto(db, firstBytes)
-    if (traits) task = { ...task, params: { ...task.params, traits } }
-  }
+  // After the uploads were sniffed (a file that is no image is refused as such), before any cost:
+  // the photo check and moderation, side by side (each a remote call of its own).
+  const [check] = await Promise.all([
+    petPhoto && firstBytes ? requirePetPhoto(db, firstBytes) : undefined,
+    requireModeratedInputs({ text: typed, photos: uploads.map((upload) => upload.bytes) }),
+  ])
+  if (check?.traits) task = { ...task, params: { ...task.params, traits: check.traits } }
 
   const id = randomUUID()
   const storage = getStorage()
@@ -219,7 +229,7 @@ export async function submitImageGeneration(
       variants: form.variants,
     },
     form.images,
-    { petPhoto: true },
+    { petPhoto: true, typed: typedText(params) },
   )
   recordImageGeneration(user.id, clientAddress, {
     taskId: task.taskId,
@@ -255,5 +265,12 @@ export async function submitVideoGeneration(db: DB, user: Pick<User, 'id'>, form
       description: `Video generation (${qualityLabels[form.quality]})`,
     },
     form.image ? [form.image] : [],
+    { typed: form.prompt },
   )
+}
+
+/** An image run's free-text fields as one text to moderate (the personification choice is no text). */
+function typedText(params: ImageTaskParams) {
+  const guided = Object.entries(params.guided).filter(([field]) => field !== 'personification')
+  return [params.prompt, params.templatePrompt, ...guided.map(([, text]) => text)].filter(Boolean).join('\n')
 }
