@@ -12,6 +12,7 @@ import type { LikenessFix } from './likeness-fix.ts'
 import { claimFreeFix } from './free-fixes.server.ts'
 import { frontOfUserQueue } from './queue-placement.server.ts'
 import { createPaidTask } from './task-submission.server.ts'
+import { requireModeratedInputs } from '#domain/moderation/moderate-inputs.server.ts'
 import { MEDIA_RETENTION_DAYS } from './task-view.ts'
 
 /**
@@ -109,6 +110,8 @@ async function derive(db: DB, { userId, clientAddress }: Requester, taskId: stri
   const source = await findSource(db, userId, taskId)
   refuseUnfinished(source, derivation)
   await refuseWithoutPhoto(source)
+  // The photo and the run's own text passed when it was submitted; a fix's note is new text.
+  if (derivation.kind === 'fix') await requireModeratedInputs({ text: derivation.fix.note })
   const rootTaskId = source.family_root_id ?? source.id
   const params: ImageTaskParams = {
     ...readParams(source),

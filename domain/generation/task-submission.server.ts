@@ -10,6 +10,7 @@ import { spendCredits } from '#domain/credits/credits.server.ts'
 import { getSystemConfig, type SystemSettings } from '#domain/credits/system-config.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
 import { normalizeUploadedFile, type EncodedImage } from '#domain/media/images.server.ts'
+import { requireModeratedInputs } from '#domain/moderation/moderate-inputs.server.ts'
 import { requirePetPhoto } from '#domain/photo-check/check-pet-photo.server.ts'
 import { petGenerationInputs } from '#domain/pets/pets.server.ts'
 import { generationMode, imageRunCost, type ImageGenerationForm } from './image-generation-form.ts'
@@ -140,12 +141,15 @@ async function submitPaidTask(
   {
     petPhoto = false,
     checked = [],
+    typed,
   }: {
     /** The first file is the pet photo: checked (domain/photo-check/) before anything is stored or charged. */
     petPhoto?: boolean
     /** Images already checked (a saved pet's photos), stored first. */
     checked?: InputImage[]
-  } = {},
+    /** The free text the user typed, moderated with the uploads (domain/moderation/) before any cost. */
+    typed: string
+  },
 ) {
   const uploads: InputImage[] = [...checked]
   let firstBytes: Buffer | undefined
@@ -154,11 +158,13 @@ async function submitPaidTask(
     firstBytes ??= original
     uploads.push(image)
   }
-  // After the uploads were sniffed (a file that is no image is refused as such), before any cost.
-  if (petPhoto && firstBytes) {
-    const { traits } = await requirePetPhoto(db, firstBytes)
-    if (traits) task = { ...task, params: { ...task.params, traits } }
-  }
+  // After the uploads were sniffed (a file that is no image is refused as such), before any cost:
+  // the photo check and moderation, side by side (each a remote call of its own).
+  const [check] = await Promise.all([
+    petPhoto && firstBytes ? requirePetPhoto(db, firstBytes) : undefined,
+    requireModeratedInputs({ text: typed, photos: uploads.map((upload) => upload.bytes) }),
+  ])
+  if (check?.traits) task = { ...task, params: { ...task.params, traits: check.traits } }
 
   const id = randomUUID()
   const storage = getStorage()
@@ -224,7 +230,7 @@ export async function submitImageGeneration(
     },
     form.images,
     // With a saved pet the uploads are references; its photos were checked when saved.
-    pet ? { checked: pet.images } : { petPhoto: true },
+    { ...(pet ? { checked: pet.images } : { petPhoto: true }), typed: typedText(params) },
   )
   recordImageGeneration(user.id, clientAddress, {
     taskId: task.taskId,
@@ -260,5 +266,12 @@ export async function submitVideoGeneration(db: DB, user: Pick<User, 'id'>, form
       description: `Video generation (${qualityLabels[form.quality]})`,
     },
     form.image ? [form.image] : [],
+    { typed: form.prompt },
   )
+}
+
+/** An image run's free-text fields as one text to moderate (the personification choice is no text). */
+function typedText(params: ImageTaskParams) {
+  const guided = Object.entries(params.guided).filter(([field]) => field !== 'personification')
+  return [params.prompt, params.templatePrompt, ...guided.map(([, text]) => text)].filter(Boolean).join('\n')
 }
