@@ -5,9 +5,10 @@
  * guide describe it: multipart in, `{ data: [{ b64_json }] }` or `{ error: { message, type, param,
  * code } }` out. Like the real API it checks the key first (401 invalid_api_key), refuses a model
  * that does not exist (404 model_not_found, which is what a retired model answers) and a size the
- * gpt-image models do not make, and an `n` outside 1-10 (the API reference: "The number of images to
- * generate. Must be between 1 and 10."); it answers `n` images, and marks a rate limit with
- * `retry-after` and x-ratelimit headers. Past `imageBudget` it answers fewer images than asked for.
+ * gpt-image models do not make, more input images than they take (16), and an `n` outside 1-10 (the
+ * API reference: "The number of images to generate. Must be between 1 and 10."); it answers `n`
+ * images, and marks a rate limit with `retry-after` and x-ratelimit headers. Past `imageBudget` it
+ * answers fewer images than asked for.
  * Point OPENAI_BASE_URL at `fake.baseUrl`.
  */
 import type { ServerResponse } from 'node:http'
@@ -32,6 +33,8 @@ export type OpenAiFakeMode =
 
 /** The current GPT Image models (gpt-image-1 was shut down on 2026-10-23). */
 const OPENAI_IMAGE_MODELS = ['gpt-image-2', 'gpt-image-1.5', 'gpt-image-1-mini']
+/** "You can provide up to 16 images" (GPT Image models; the Images API reference, `image`). */
+export const OPENAI_MAX_EDIT_IMAGES = 16
 /** The sizes the GPT Image models accept for edits. */
 const SIZES = ['1024x1024', '1536x1024', '1024x1536', 'auto']
 
@@ -154,6 +157,18 @@ export async function startOpenAiFake(options: ImageApiFakeOptions = {}): Promis
             "Missing required parameter: 'image' or 'prompt'.",
             'invalid_request_error',
             'missing_required_parameter',
+            'image',
+          ),
+        )
+      }
+      if (images.length > OPENAI_MAX_EDIT_IMAGES) {
+        return sendJson(
+          response,
+          400,
+          apiError(
+            `Invalid 'image': array too long. Expected an array with maximum length ${OPENAI_MAX_EDIT_IMAGES}, but got an array with length ${images.length} instead.`,
+            'invalid_request_error',
+            'array_above_max_length',
             'image',
           ),
         )
