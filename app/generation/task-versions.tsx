@@ -12,7 +12,7 @@ import type { TaskImage } from '#domain/generation/task-view.ts'
 /**
  * Every version of a finished image task: a thumbnail each, its download, and a plain form that
  * makes it the favourite (posted to the page's own `action`, so it works without JavaScript), plus
- * one zip of all of them. `enhance`: with JavaScript the favourite goes through the API instead and
+ * one zip of all of them. Share posts to /shares (its public page, and the Unshare buttons). `enhance`: with JavaScript the favourite goes through the API instead and
  * the page's shown task is updated in place (the generator pages, whose loader shows a task only once).
  */
 export function TaskVersions({
@@ -68,6 +68,16 @@ export function TaskVersions({
                 <a className="button secondary" href={downloadUrl(image.url, `${name}-v${image.index + 1}`)} download>
                   Download
                 </a>
+                <Form method="post" action="/shares" className="share-form">
+                  <input type="hidden" name="task" value={task.id} />
+                  <input type="hidden" name="index" value={image.index} />
+                  <label>
+                    <input type="checkbox" name="listed" value="on" /> Let search engines list it
+                  </label>
+                  <button type="submit" className="button secondary">
+                    Share
+                  </button>
+                </Form>
                 {isFavourite ? null : (
                   <Form method="post" action={action} onSubmit={(event) => void chooseInPlace(event, image)}>
                     <input type="hidden" name="intent" value="favourite" />
