@@ -39,7 +39,7 @@ export const shareSchema = favouriteSchema.extend({ listed: listedSchema.optiona
 export type ShareInput = z.infer<typeof shareSchema>
 
 export const sharePagePath = (slug: string) => `/p/${slug}`
-export const sharePageUrl = (slug: string) => `${publicOrigin(getEnv())}${sharePagePath(slug)}`
+const sharePageUrl = (slug: string) => `${publicOrigin(getEnv())}${sharePagePath(slug)}`
 
 const uuid = z.string().uuid()
 

@@ -7,6 +7,8 @@ import { loader as imageLoader } from '#app/routes/p.$slug.image[.]webp.ts'
 import { loader as cardLoader } from '#app/routes/p.$slug.card[.]jpg.ts'
 import { loader as mediaLoader } from '#app/routes/media.$.ts'
 import { loader as sitemapLoader } from '#app/routes/sitemap[.]xml.ts'
+import { action as registerAction } from '#app/routes/register.tsx'
+import { loader as generateLoader } from '#app/routes/generate.tsx'
 import { register } from '#domain/accounts/account.server.ts'
 import { rememberSignInAddress } from '#domain/accounts/sign-in-addresses.server.ts'
 import { reviewPaymentProof } from '#domain/payments/payments.server.ts'
@@ -64,7 +66,7 @@ async function share(token: string, taskId: string, json: unknown) {
     makeRequest(`/api/async-image/task/${taskId}/share`, {
       token,
       json,
-      headers: { 'x-forwarded-for': '198.51.100.7' },
+      headers: { 'x-pawtrait-client-address': '198.51.100.7' },
     }),
     { id: taskId },
   )
@@ -203,6 +205,38 @@ describe('referrals', () => {
       .where('user_id', '=', userId)
       .where('description', 'like', 'Referral%')
       .execute()
+
+  it('a guest goes from "Make one of my pet" to register (the slug in a cookie) and back to the generator with the style chosen', async () => {
+    const sharer = await sharerWithPage()
+    const data = await (await page(sharer.slug)).json()
+    expect(data.makeHref).toBe(`/register?redirectTo=${encodeURIComponent('/generate?style=general')}`)
+    const email = `guest-${Date.now()}@example.com`
+    const body = new URLSearchParams({
+      intent: 'register',
+      name: 'Guest',
+      email,
+      password: 'password123',
+      confirmPassword: 'password123',
+      redirectTo: '/generate?style=general',
+    })
+    const registered = await callRoute(
+      registerAction,
+      makeRequest('/register', {
+        body,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          cookie: `pawtrait_ref=${sharer.slug}`,
+          'x-pawtrait-client-address': '203.0.113.250',
+        },
+      }),
+    )
+    expect(registered.status).toBe(302)
+    expect(registered.headers.get('location')).toBe('/generate?style=general')
+    const row = await db.selectFrom('users').select('referrer_id').where('email', '=', email).executeTakeFirstOrThrow()
+    expect(row.referrer_id).toBe(sharer.user.id)
+    const generator = await (await callRoute(generateLoader, makeRequest('/generate?style=general'))).json()
+    expect(generator.chosenStyle).toBe('general')
+  })
 
   it('pays the sharer exactly once when 10 approvals of the visitor race, with a line for both', async () => {
     const admin = await createTestUser({ role: 'superadmin' })
