@@ -8,6 +8,7 @@ import {
   type ClientTask,
 } from '#app/generation/task-client.ts'
 import type { TaskImage } from '#domain/generation/task-view.ts'
+import { ShareForm } from '#app/sharing/share-form.tsx'
 
 /**
  * Every version of a finished image task: a thumbnail each, its download, and a plain form that
@@ -68,16 +69,7 @@ export function TaskVersions({
                 <a className="button secondary" href={downloadUrl(image.url, `${name}-v${image.index + 1}`)} download>
                   Download
                 </a>
-                <Form method="post" action="/shares" className="share-form">
-                  <input type="hidden" name="task" value={task.id} />
-                  <input type="hidden" name="index" value={image.index} />
-                  <label>
-                    <input type="checkbox" name="listed" value="on" /> Let search engines list it
-                  </label>
-                  <button type="submit" className="button secondary">
-                    Share
-                  </button>
-                </Form>
+                <ShareForm taskId={task.id} index={image.index} />
                 {isFavourite ? null : (
                   <Form method="post" action={action} onSubmit={(event) => void chooseInPlace(event, image)}>
                     <input type="hidden" name="intent" value="favourite" />

@@ -38,6 +38,7 @@ import { useHydrated } from '#app/hooks/use-hydrated.ts'
 import { useRootData } from '#app/hooks/use-root-data.ts'
 import type { StyleJson, TemplateHandoff } from '#domain/gallery/gallery-shared.ts'
 import { listTemplates } from '#domain/gallery/templates.server.ts'
+import { ShareForm } from '#app/sharing/share-form.tsx'
 import { listStyles } from '#domain/gallery/styles.server.ts'
 import { getSystemConfig } from '#domain/credits/system-config.server.ts'
 import { imageGenerationSchema, imageRunCost, MAX_IMAGE_MB } from '#domain/generation/image-generation-form.ts'
@@ -308,6 +309,7 @@ function PortraitResult({ task, cost, freeLikenessFixes, family }: PortraitResul
           <DownloadLink task={task} url={url}>
             Download
           </DownloadLink>
+          {task.status === 'completed' ? <ShareForm taskId={task.id} index={task.favouriteIndex ?? 0} /> : null}
         </>
       ) : isActive(task) ? (
         <TaskProgress task={task} page={PORTRAITS.page} />
