@@ -12,7 +12,7 @@ import type { AccountActionData } from '#app/accounts/account-form.server.ts'
  * /profile's "Download my data" and "Delete my account" forms (plain posts, so they work without
  * JavaScript). A refusal answers its status and message beside its own form.
  */
-export const ownDataIntents = ['export', 'delete-account'] as const
+const ownDataIntents = ['export', 'delete-account'] as const
 
 export function isOwnDataForm(form: FormData) {
   return (ownDataIntents as readonly unknown[]).includes(form.get('intent'))

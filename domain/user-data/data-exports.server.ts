@@ -26,9 +26,9 @@ import { exportEntries } from '#domain/user-data/export-contents.server.ts'
  * the hourly expire_media job. One export at a time, and at most EXPORTS_PER_DAY a day.
  */
 
-export const EXPORT_LIFETIME_HOURS = 24
-export const EXPORTS_PER_DAY = 3
-export const EXPORT_PREFIX = 'exports'
+const EXPORT_LIFETIME_HOURS = 24
+const EXPORTS_PER_DAY = 3
+const EXPORT_PREFIX = 'exports'
 const PURPOSE = 'data-export'
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -39,7 +39,7 @@ const signature = (exportId: string) =>
   createHmac('sha256', getEnv().SESSION_SECRET).update(`${PURPOSE}:${exportId}`).digest('base64url')
 
 /** The export's link, relative to the site. */
-export const exportPath = (exportId: string) => `/exports/${exportId}?signature=${signature(exportId)}`
+const exportPath = (exportId: string) => `/exports/${exportId}?signature=${signature(exportId)}`
 
 /**
  * Starts an export for the user. The account row is locked, so two requests at once cannot both

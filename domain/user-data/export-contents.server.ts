@@ -130,7 +130,7 @@ const json = (name: string, value: unknown): ZipEntry => ({
 })
 
 /** RFC 4180: every field quoted, quotes doubled, CRLF line ends. */
-export function toCsv(header: string[], rows: Array<Array<string | number | null>>) {
+function toCsv(header: string[], rows: Array<Array<string | number | null>>) {
   const line = (fields: Array<string | number | null>) =>
     fields.map((field) => `"${String(field ?? '').replaceAll('"', '""')}"`).join(',')
   return [line(header), ...rows.map(line)].join('\r\n') + '\r\n'

@@ -15,7 +15,7 @@ import { deleteAccount } from '#domain/user-management/account-deletion.server.t
  * no password, so its session must come from a Google sign-in of the last 10 minutes.
  */
 
-export const CONFIRMATION_WORD = 'DELETE'
+const CONFIRMATION_WORD = 'DELETE'
 export const GOOGLE_REAUTH_MINUTES = 10
 
 export const accountDeletionSchema = z.object({
