@@ -99,31 +99,12 @@ export function createLocalStorage(root: string): MediaStorage {
   return {
     async put(key, bytes, contentType) {
       assertPut(key, contentType)
-      const file = fileFor(key)
-      await fsp.mkdir(path.dirname(file), { recursive: true })
-      // Readers on this or another process never see a half-written file.
-      const temp = `${file}.${randomUUID()}.tmp`
-      try {
-        await fsp.writeFile(temp, bytes)
-        await fsp.rename(temp, file)
-      } catch (error) {
-        await fsp.rm(temp, { force: true })
-        throw error
-      }
+      await writeWhole(fileFor(key), (temp) => fsp.writeFile(temp, bytes))
     },
 
     async putFile(key, source, _size, contentType) {
       assertPut(key, contentType)
-      const file = fileFor(key)
-      await fsp.mkdir(path.dirname(file), { recursive: true })
-      const temp = `${file}.${randomUUID()}.tmp`
-      try {
-        await fsp.copyFile(source, temp)
-        await fsp.rename(temp, file)
-      } catch (error) {
-        await fsp.rm(temp, { force: true })
-        throw error
-      }
+      await writeWhole(fileFor(key), (temp) => fsp.copyFile(source, temp))
     },
 
     async stat(key) {
@@ -147,6 +128,19 @@ export function createLocalStorage(root: string): MediaStorage {
     async deleteMany(keys) {
       await Promise.all(keys.map(deleteFile))
     },
+  }
+}
+
+/** Writes to a temporary file, then renames: readers on this or another process never see a half-written file. */
+async function writeWhole(file: string, write: (temp: string) => Promise<void>) {
+  await fsp.mkdir(path.dirname(file), { recursive: true })
+  const temp = `${file}.${randomUUID()}.tmp`
+  try {
+    await write(temp)
+    await fsp.rename(temp, file)
+  } catch (error) {
+    await fsp.rm(temp, { force: true })
+    throw error
   }
 }
 
