@@ -204,6 +204,19 @@ function PortraitForm({ styles, cost, follow }: { styles: StyleJson[]; cost: num
   )
 }
 
+/** The small print under a portrait: which provider and model made it. */
+function MadeBy({ madeBy }: { madeBy: NonNullable<ClientTask['result']>['madeBy'] }) {
+  if (!madeBy) return null
+  return (
+    <p className="muted made-by">
+      <small>
+        Made by {madeBy.provider}
+        {madeBy.model ? ` (${madeBy.model})` : ''}
+      </small>
+    </p>
+  )
+}
+
 interface PortraitResultProps {
   task: ClientTask
   cost: number
@@ -222,6 +235,7 @@ function PortraitResult({ task, cost, freeLikenessFixes, family }: PortraitResul
           <DownloadLink task={task} url={url}>
             Download
           </DownloadLink>
+          <MadeBy madeBy={task.result?.madeBy} />
         </>
       ) : isActive(task) ? (
         <TaskProgress task={task} page={PORTRAITS.page} />

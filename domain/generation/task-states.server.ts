@@ -56,10 +56,17 @@ export async function recordHeartbeat(db: DB, taskId: string) {
 const retentionEnd = sql<Date>`now() + make_interval(days => ${MEDIA_RETENTION_DAYS})`
 
 /** False when the task is no longer processing (recovery failed and refunded it meanwhile). */
-export async function completeTask(db: DB, taskId: string, resultKey: string) {
+/** `madeBy`: the provider and model that made the result, when the attempt asked one (not a stored answer). */
+export async function completeTask(
+  db: DB,
+  taskId: string,
+  resultKey: string,
+  madeBy?: { provider: string; model: string | null },
+) {
   const updated = await db
     .updateTable('generation_tasks')
     .set({
+      ...(madeBy ? { provider: madeBy.provider, provider_model: madeBy.model } : {}),
       status: 'completed',
       progress: 100,
       result_key: resultKey,

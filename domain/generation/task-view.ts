@@ -18,7 +18,8 @@ export interface TaskView {
   totalInQueue: number
   runningTasks: number
   maxConcurrentTasks: number
-  result: { imageUrl?: string; videoUrl?: string } | null
+  /** `madeBy`: the provider and model that made an image (decision 0033), when recorded. */
+  result: { imageUrl?: string; videoUrl?: string; madeBy?: { provider: string; model: string | null } } | null
   /** The task a re-roll or likeness fix was made from (decision 0030). */
   parentTaskId: string | null
   error: string | null

@@ -54,6 +54,11 @@ export const selectRecentUserTasks = (db: DB, userId: string) =>
     .where('t.created_at', '>', sql<Date>`now() - interval '24 hours'`)
     .limit(100)
 
+/** Who made an image: recorded on the task when it completed (tasks from before have no model). */
+function madeBy(task: TaskWithQueue) {
+  return task.provider_model === null ? {} : { madeBy: { provider: task.provider, model: task.provider_model } }
+}
+
 /** A task as the task API, the sidebar and the live stream answer it (spec section 3, Task). */
 export function toTaskView(task: TaskWithQueue): TaskView {
   const env = getEnv()
@@ -69,7 +74,7 @@ export function toTaskView(task: TaskWithQueue): TaskView {
     runningTasks: task.running_tasks,
     // The worker's lanes for this kind of task (worker/lanes.ts).
     maxConcurrentTasks: task.kind === 'image' ? env.IMAGE_CONCURRENCY : env.VIDEO_CONCURRENCY,
-    result: url ? (task.kind === 'image' ? { imageUrl: url } : { videoUrl: url }) : null,
+    result: url ? (task.kind === 'image' ? { imageUrl: url, ...madeBy(task) } : { videoUrl: url }) : null,
     parentTaskId: task.parent_task_id,
     error: task.error,
     description: descriptions[task.kind][task.source],

@@ -8,6 +8,7 @@ import { ProviderError, type ImageProvider } from './types.ts'
 export function createInstantImageProvider(delayMs: number): ImageProvider {
   return {
     name: 'instant',
+    model: null,
     async generate(request, context) {
       const photo = petPhoto(request)
       if (delayMs > 0) {

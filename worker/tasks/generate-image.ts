@@ -1,5 +1,7 @@
 import { correctionsFor, imageTaskParamsSchema, promptInputFor } from '#domain/generation/image-task-params.ts'
-import { imageProviderFromEnv } from '#worker/providers/from-env.ts'
+import { imageChainFromEnv } from '#worker/providers/from-env.ts'
+import { generateWithFailover, type ProviderChain } from '#worker/providers/failover.ts'
+import { getDb } from '#platform/db.server.ts'
 import { buildImagePrompt } from '#domain/generation/prompt.ts'
 import { noLimit } from '#worker/providers/shared-rate-limit.ts'
 import { ProviderError, type ImageProvider } from '#worker/providers/types.ts'
@@ -7,13 +9,15 @@ import { generationTask } from './generation-task.ts'
 import type { GenerationJob } from './run-generation.ts'
 
 /**
- * How an image task asks its provider: the prompt built from the stored params, every stored
- * image. `beforeRequest` runs right before the (paid) provider call: the shared rate limit.
+ * How an image task asks its providers: the prompt built from the stored params, every stored
+ * image, along the chain of providers (failover.ts). A bare provider is a chain of one without
+ * breakers; `beforeRequest` runs right before its (paid) call: the shared rate limit.
  */
-export function imageGeneration(provider: ImageProvider, beforeRequest = noLimit): GenerationJob {
+export function imageGeneration(source: ImageProvider | ProviderChain, beforeRequest = noLimit): GenerationJob {
+  const chain = 'links' in source ? source : { links: [{ provider: source, beforeRequest }], breakers: null }
   return {
     jobName: 'generate_image',
-    providerName: provider.name,
+    providerName: chain.links[0].provider.name,
     async produce(task, images, context) {
       const parsed = imageTaskParamsSchema.safeParse(task.params)
       if (!parsed.success) throw new ProviderError('The task options are invalid.', { retryable: false })
@@ -22,15 +26,13 @@ export function imageGeneration(provider: ImageProvider, beforeRequest = noLimit
         .filter(Boolean)
         .join(' ')
       const guided = params.mode === 'customize' ? null : params.guided
-      await beforeRequest()
-      return provider.generate({ images, prompt, style: params.style, guided }, context)
+      const request = { images, prompt, style: params.style, guided }
+      return generateWithFailover(getDb(), chain, request, context, task.id)
     },
   }
 }
 
 export const generateImage = generationTask({
   kind: 'image',
-  providerFromEnv: imageProviderFromEnv,
-  rpm: (env) => env.IMAGE_PROVIDER_RPM,
-  job: imageGeneration,
+  jobFromEnv: (env, limitFor) => imageGeneration(imageChainFromEnv(env, limitFor)),
 })

@@ -27,6 +27,7 @@ import {
   type GeneratedMedia,
   type ImageInput,
   type ImageMimeType,
+  type MadeBy,
   type ProviderContext,
 } from '#worker/providers/types.ts'
 
@@ -118,6 +119,7 @@ async function runAttempt(taskId: string, helpers: JobHelpers, job: GenerationJo
   const heartbeat = setInterval(beat, getWorkerEnv().TASK_HEARTBEAT_MS)
   try {
     let key = await findStoredResult(task)
+    let madeBy: MadeBy | undefined
     if (key) helpers.logger.info(`task ${taskId}: using the result an earlier attempt received`)
     else {
       const inputs = await loadInputs(task.input_keys)
@@ -132,8 +134,9 @@ async function runAttempt(taskId: string, helpers: JobHelpers, job: GenerationJo
         return
       }
       key = await storeResult(taskId, result)
+      madeBy = result.madeBy
     }
-    const completed = await completeTask(db, taskId, key)
+    const completed = await completeTask(db, taskId, key, madeBy)
     if (completed) observeTaskFinished(task, 'completed')
     else if (await isResultOrphaned(db, taskId, key)) {
       // Recovery gave up on this task and refunded it meanwhile: nothing points at this result.

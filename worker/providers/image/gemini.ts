@@ -19,6 +19,8 @@ export interface GeminiImageConfig {
   model?: string
   /** Default 300 000 ms. */
   timeoutMs?: number
+  /** No response headers within this long is a stall (default: timeoutMs). */
+  stallMs?: number
 }
 
 const SERVICE = 'Gemini'
@@ -75,6 +77,7 @@ export function createGeminiImageProvider(config: GeminiImageConfig): ImageProvi
 
   return {
     name: 'gemini',
+    model,
     async generate(request, context) {
       const { answer, http } = await postImageCall(request, context, config, {
         service: SERVICE,

@@ -18,6 +18,7 @@ import { guidedItems } from '#domain/generation/prompt.ts'
 export function createLocalImageProvider(): ImageProvider {
   return {
     name: 'local',
+    model: null,
     async generate(request, context) {
       const look = lookFor(request.style)
       await context.onProgress(5)
