@@ -36,6 +36,8 @@ export type OpenAiFakeMode =
   | 'malformed'
   /** Success after `slowMs`. */
   | 'slow'
+  /** The 200 headers at once, the body after `slowMs`: an answer that has started. */
+  | 'slow_body'
 
 /** The current GPT Image models (gpt-image-1 was shut down on 2026-10-23). */
 const OPENAI_IMAGE_MODELS = ['gpt-image-2', 'gpt-image-1.5', 'gpt-image-1-mini']
@@ -233,6 +235,14 @@ export function startOpenAiFake(options: ImageApiFakeOptions = {}): Promise<Open
           await waitUnlessClosed(response, state.options.slowMs ?? 5_000)
           if (response.destroyed) return
           break
+        case 'slow_body': {
+          response.writeHead(200, { 'content-type': 'application/json' })
+          response.flushHeaders()
+          await waitUnlessClosed(response, state.options.slowMs ?? 5_000)
+          if (response.destroyed) return
+          response.end(JSON.stringify({ created: now(), data: [{ b64_json: state.resultPng.toString('base64') }] }))
+          return
+        }
         case 'success':
           break
       }
