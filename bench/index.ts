@@ -6,6 +6,7 @@ import { startEmbeddedPostgres } from '../scripts/embedded-postgres.ts'
 import { benchAnalytics } from './analytics.ts'
 import { benchAnalyticsRollups } from './analytics-rollups.ts'
 import { benchQueue, benchTaskReadMetrics, benchTaskReads, benchUploadMemory } from './generation.ts'
+import { benchFailover } from './failover.ts'
 import { benchForgotPassword } from './forgot-password.ts'
 import { benchLiveUpdates } from './live-updates.ts'
 import { scratchDatabase } from './lib.ts'
@@ -31,6 +32,7 @@ const benches: Array<[string, Bench]> = [
   ['live-updates', benchLiveUpdates],
   ['outage', benchOutage],
   ['photo-check', benchPhotoCheck],
+  ['failover', benchFailover],
 ]
 
 async function main() {
