@@ -82,7 +82,9 @@ export async function benchFailover({ db, url }: BenchDatabase) {
         .select(['reason', 'failed_at', 'created_at'])
         .where('task_id', 'in', ids)
         .execute()
-      const failoverMs = failovers.map((row) => row.created_at.getTime() - row.failed_at.getTime()).sort((a, b) => a - b)
+      const failoverMs = failovers
+        .map((row) => row.created_at.getTime() - row.failed_at.getTime())
+        .sort((a, b) => a - b)
       const providerFailures =
         failovers.filter((row) => row.reason !== 'breaker_open' && row.reason !== 'busy').length +
         tasks.reduce((sum, task) => sum + task.attempts - 1, 0)

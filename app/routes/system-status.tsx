@@ -114,7 +114,9 @@ export default function SystemStatusPage() {
           {status.breakers.map((breaker) => (
             <tr key={breaker.provider}>
               <th scope="row">{breaker.provider}</th>
-              <td className={breaker.state === 'closed' ? 'status-ok' : 'status-failed'}>{breakerStateText[breaker.state]}</td>
+              <td className={breaker.state === 'closed' ? 'status-ok' : 'status-failed'}>
+                {breakerStateText[breaker.state]}
+              </td>
               <td>{breaker.failures}</td>
               <td>{breaker.openedAt ? <Moment at={breaker.openedAt} /> : '—'}</td>
               <td>{breaker.openReason ?? '—'}</td>

@@ -109,7 +109,11 @@ export async function recordFailure(
 async function tellOwner(tx: Tx, provider: string, message: string, toldAt: Date | null) {
   const owner = getEnv().OWNER_EMAIL
   if (!owner || (toldAt && Date.now() - toldAt.getTime() < OWNER_EMAIL_EVERY_MS)) return
-  await tx.updateTable('provider_breakers').set({ owner_told_at: sql`now()` }).where('provider', '=', provider).execute()
+  await tx
+    .updateTable('provider_breakers')
+    .set({ owner_told_at: sql`now()` })
+    .where('provider', '=', provider)
+    .execute()
   await enqueueJob(tx, 'send_email', {
     to: owner,
     subject: `Pawtrait: image provider ${provider} is switched off (quota, billing or key)`,
@@ -126,7 +130,11 @@ async function tellOwner(tx: Tx, provider: string, message: string, toldAt: Date
 }
 
 async function lockedRow(tx: Tx, provider: string) {
-  await tx.insertInto('provider_breakers').values({ provider }).onConflict((oc) => oc.doNothing()).execute()
+  await tx
+    .insertInto('provider_breakers')
+    .values({ provider })
+    .onConflict((oc) => oc.doNothing())
+    .execute()
   return tx
     .selectFrom('provider_breakers')
     .selectAll()

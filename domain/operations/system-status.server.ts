@@ -33,16 +33,18 @@ const kinds: TaskKind[] = ['image', 'video']
 const REASONS_SHOWN = 5
 
 export async function systemStatus(db: DB) {
-  const [tasks, failureReasons, providers, breakers, workers, cspReports, tripped, delayedAccounts] = await Promise.all([
-    taskCountsByKind(db),
-    commonFailureReasons(db),
-    listProviderChecks(db),
-    listBreakers(db),
-    listLiveWorkers(db),
-    cspReportSummary(db),
-    trippedRateLimits(db),
-    delayedAccountCount(db),
-  ])
+  const [tasks, failureReasons, providers, breakers, workers, cspReports, tripped, delayedAccounts] = await Promise.all(
+    [
+      taskCountsByKind(db),
+      commonFailureReasons(db),
+      listProviderChecks(db),
+      listBreakers(db),
+      listLiveWorkers(db),
+      cspReportSummary(db),
+      trippedRateLimits(db),
+      delayedAccountCount(db),
+    ],
+  )
   const env = getEnv()
   return {
     tasks,

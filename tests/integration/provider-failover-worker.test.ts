@@ -112,7 +112,10 @@ test('a breaker opened for a refused key emails OWNER_EMAIL through the email jo
   openai.setMode('unavailable')
   // OpenAI fails (counted), Gemini refuses the key: its breaker opens at once and the owner is told.
   expect(await generated(token)).toMatchObject({ status: 'failed', error: expect.stringMatching(/credentials/) })
-  const mail = await smtp.waitForMessage(OWNER, 'Pawtrait: image provider gemini is switched off (quota, billing or key)')
+  const mail = await smtp.waitForMessage(
+    OWNER,
+    'Pawtrait: image provider gemini is switched off (quota, billing or key)',
+  )
   expect(mail.text).toMatch(/HTTP 403/)
   // The next task finds Gemini's breaker open (and OpenAI's opening): it waits, and no second email.
   const { body } = await submitGeneration(token, [photoFile(await petPhoto())])

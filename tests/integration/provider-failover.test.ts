@@ -114,7 +114,9 @@ describe('failover within the same job', () => {
       expect(row).toMatchObject({ status: 'completed', provider: 'gemini', provider_model: 'gemini-3.1-flash-image' })
       expect(row.attempts).toBe(1)
       expect(await creditsOf(user.id)).toBe(charged)
-      expect(await failoversOf(taskId)).toMatchObject([{ from_provider: 'openai', to_provider: 'gemini', reason: 'retryable' }])
+      expect(await failoversOf(taskId)).toMatchObject([
+        { from_provider: 'openai', to_provider: 'gemini', reason: 'retryable' },
+      ])
     }
     expect(await failoverCount('from="openai",to="gemini",reason="retryable"')).toBe(before + breakers.failures)
     expect(await breakerOf('openai')).toMatchObject({ state: 'open', open_reason: 'retryable' })
@@ -304,7 +306,12 @@ describe('refusals never fail over', () => {
   test('the reason codes are machine-readable for refund lines', async () => {
     openai.setMode('moderation')
     const provider = createOpenAiImageProvider({ apiKey: openai.apiKey, baseUrl: openai.baseUrl })
-    const request = { images: [{ bytes: await petPhoto(), mimeType: 'image/jpeg' as const }], prompt: 'p', style: 'general', guided: null }
+    const request = {
+      images: [{ bytes: await petPhoto(), mimeType: 'image/jpeg' as const }],
+      prompt: 'p',
+      style: 'general',
+      guided: null,
+    }
     const context = { signal: new AbortController().signal, onProgress: () => {} }
     await expect(provider.generate(request, context)).rejects.toMatchObject({ reason: 'refused' })
     openai.setMode('insufficient_quota')

@@ -21,7 +21,13 @@ import {
   releaseProbe,
   type BreakerSettings,
 } from '#domain/generation/provider-breakers.server.ts'
-import { ProviderError, type GeneratedMedia, type ImageProvider, type ImageRequest, type ProviderContext } from './types.ts'
+import {
+  ProviderError,
+  type GeneratedMedia,
+  type ImageProvider,
+  type ImageRequest,
+  type ProviderContext,
+} from './types.ts'
 
 export interface ChainLink {
   provider: ImageProvider
@@ -62,7 +68,9 @@ export async function generateWithFailover(
     const name = provider.name
     const admission = chain.breakers ? await admitCall(db, name, chain.breakers) : { state: 'closed' as const }
     if (admission.state === 'open') {
-      wait(new ProviderError(`${name} is switched off for now.`, { retryable: true, retryAfterMs: admission.retryInMs }))
+      wait(
+        new ProviderError(`${name} is switched off for now.`, { retryable: true, retryAfterMs: admission.retryInMs }),
+      )
       passedOver = { from: name, reason: 'breaker_open', at: new Date() }
       continue
     }
