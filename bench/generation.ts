@@ -41,10 +41,16 @@ export async function withDataDir<T>(run: (dataDir: string) => Promise<T>) {
 }
 
 /** POST /api/async-image/generate with the photo: the status and the JSON answer. */
-export async function postGeneration(baseUrl: string, token: string, photo: Buffer) {
+export async function postGeneration(
+  baseUrl: string,
+  token: string,
+  photo: Buffer,
+  fields: Record<string, string> = {},
+) {
   const form = new FormData()
   form.append('images', new File([new Uint8Array(photo)], 'pet.jpg', { type: 'image/jpeg' }))
   form.append('style', 'general')
+  for (const [name, value] of Object.entries(fields)) form.append(name, value)
   const response = await fetch(`${baseUrl}/api/async-image/generate`, {
     method: 'POST',
     headers: { 'x-auth-token': token },

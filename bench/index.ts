@@ -15,6 +15,7 @@ import { benchOutage } from './outage.ts'
 import { benchPages } from './pages.ts'
 import { benchPhotoCheck } from './photo-check.ts'
 import { benchProviderBound } from './providers.ts'
+import { benchVariants } from './variants.ts'
 
 type Bench = (database: Awaited<ReturnType<typeof scratchDatabase>>) => Promise<Record<string, number | string>>
 
@@ -32,6 +33,7 @@ const benches: Array<[string, Bench]> = [
   ['live-updates', benchLiveUpdates],
   ['outage', benchOutage],
   ['photo-check', benchPhotoCheck],
+  ['variants', benchVariants],
   ['failover', benchFailover],
 ]
 

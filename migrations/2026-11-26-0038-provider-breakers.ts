@@ -32,12 +32,9 @@ export async function up(db: Kysely<unknown>) {
     )
   `.execute(db)
   await sql`CREATE INDEX provider_failovers_created_at ON provider_failovers (created_at)`.execute(db)
-  // The model that made a task's result (its provider is in the provider column).
-  await sql`ALTER TABLE generation_tasks ADD COLUMN provider_model text`.execute(db)
 }
 
 export async function down(db: Kysely<unknown>) {
-  await sql`ALTER TABLE generation_tasks DROP COLUMN provider_model`.execute(db)
   await sql`DROP TABLE provider_failovers`.execute(db)
   await sql`DROP TABLE provider_breakers`.execute(db)
 }

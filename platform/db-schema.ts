@@ -114,8 +114,6 @@ export interface GenerationTasksTable {
   waited_ms: Generated<number>
   /** The Veo operation started for this task, so a retry resumes it (migration 0013). */
   provider_operation: string | null
-  /** The model that made the result; `provider` names who made it once completed (migration 0038). */
-  provider_model: Generated<string | null>
   /** Image calls of this task that timed out (migration 0013). */
   timed_out_calls: Generated<number>
   /** Bumped (from one sequence) by a trigger on every change the user sees: the live stream's event id (migration 0023). */
@@ -127,6 +125,10 @@ export interface GenerationTasksTable {
   parent_task_id: string | null
   /** The paid run this task's family started with; null for a paid run itself (migration 0035). */
   family_root_id: string | null
+  /** How many versions the run asked for, 1 to 4 (migration 0034). */
+  variants: Generated<number>
+  /** The version that stands for the task; its key is result_key (migration 0034). */
+  favourite_index: Generated<number>
 }
 
 /** A paid run's free likeness fixes, made when it is first re-rolled or fixed (migration 0035). */
@@ -149,6 +151,18 @@ export interface LikenessFixReportsTable {
   provider: string
   reasons: string[]
   note: Generated<string>
+  created_at: CreatedAt
+}
+
+/** One delivered version of a task (migration 0034). */
+export interface TaskVersionsTable {
+  task_id: string
+  version_index: number
+  key: string
+  width: number | null
+  height: number | null
+  provider: string | null
+  model: string | null
   created_at: CreatedAt
 }
 
@@ -177,6 +191,8 @@ export interface CreditTransactionsTable {
   description: string
   task_id: string | null
   payment_proof_id: string | null
+  /** Which version of the task a refund is for: refunds are once per (task, version) (migration 0034). */
+  version_index: Generated<number | null>
   created_at: CreatedAt
 }
 
@@ -349,6 +365,7 @@ export interface Database {
   system_config: SystemConfigTable
   styles: StylesTable
   generation_tasks: GenerationTasksTable
+  task_versions: TaskVersionsTable
   payment_proofs: PaymentProofsTable
   credit_transactions: CreditTransactionsTable
   templates: TemplatesTable

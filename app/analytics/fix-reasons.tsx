@@ -1,24 +1,24 @@
 import { NoData } from '#app/analytics/no-data.tsx'
-import type { TemplateFixReasons } from '#domain/analytics/likeness-fixes.server.ts'
+import type { FixReasonGroup } from '#domain/analytics/likeness-fixes.server.ts'
 
-/** Likeness fixes per template, most-fixed first, each with what users said was off. */
-export function FixReasons({ templates }: { templates: TemplateFixReasons[] }) {
-  if (templates.length === 0) return <NoData />
+/** Likeness fixes per template or per provider, most-fixed first, each with what users said was off. */
+export function FixReasons({ groups, groupName }: { groups: FixReasonGroup[]; groupName: string }) {
+  if (groups.length === 0) return <NoData />
   return (
     <table className="fix-reasons">
       <thead>
         <tr>
-          <th scope="col">Template</th>
+          <th scope="col">{groupName}</th>
           <th scope="col">Fixes</th>
           <th scope="col">What was off</th>
         </tr>
       </thead>
       <tbody>
-        {templates.map((template) => (
-          <tr key={template.templateId ?? 'none'}>
-            <th scope="row">{template.templateName}</th>
-            <td>{template.fixes}</td>
-            <td>{template.reasons.map((reason) => `${reason.label} ${reason.count}`).join(', ')}</td>
+        {groups.map((group) => (
+          <tr key={group.key ?? 'none'}>
+            <th scope="row">{group.name}</th>
+            <td>{group.fixes}</td>
+            <td>{group.reasons.map((reason) => `${reason.label} ${reason.count}`).join(', ')}</td>
           </tr>
         ))}
       </tbody>

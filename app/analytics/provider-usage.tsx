@@ -1,11 +1,11 @@
 import type { ProviderUsage } from '#domain/analytics/provider-usage.server.ts'
 import { NoData } from './no-data.tsx'
 
-/** Images per provider and model, and failovers per day (docs/decisions/0033). */
+/** Versions per provider and model, and failovers per day (docs/decisions/0033). */
 export function ProviderUsageTables({ usage }: { usage: ProviderUsage }) {
   return (
     <>
-      <h3>Images per provider</h3>
+      <h3>Versions per provider</h3>
       {usage.versions.length === 0 ? (
         <NoData />
       ) : (
@@ -14,13 +14,13 @@ export function ProviderUsageTables({ usage }: { usage: ProviderUsage }) {
             <tr>
               <th scope="col">Provider</th>
               <th scope="col">Model</th>
-              <th scope="col">Images</th>
+              <th scope="col">Versions</th>
             </tr>
           </thead>
           <tbody>
             {usage.versions.map((row) => (
               <tr key={`${row.provider}|${row.model}`}>
-                <th scope="row">{row.provider}</th>
+                <th scope="row">{row.provider ?? 'Not recorded'}</th>
                 <td>{row.model ?? '—'}</td>
                 <td>{row.count}</td>
               </tr>

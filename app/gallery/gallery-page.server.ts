@@ -1,3 +1,4 @@
+import { getSystemConfig } from '#domain/credits/system-config.server.ts'
 import { json, redirect } from '@remix-run/node'
 import { requirePermission } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
@@ -14,8 +15,9 @@ import { listStyles } from '#domain/gallery/styles.server.ts'
  */
 export async function loadGallery() {
   const db = getDb()
-  const [styles, images] = await Promise.all([listStyles(db), listTemplates(db)])
-  return json({ styles, images })
+  const [styles, images, settings] = await Promise.all([listStyles(db), listTemplates(db), getSystemConfig(db)])
+  // What one version of a portrait costs: the template dialog shows it beside its versions choice.
+  return json({ styles, images, imageCost: settings.imageGenerationCreditCost })
 }
 
 /** The delete form on each image (admins): removes it, then back to the same page and filter. */

@@ -5,6 +5,8 @@ import { type TemplateJson, TEMPLATE_HANDOFF_KEY, type TemplateHandoff } from '#
 import { announceTaskSubmitted } from '#app/generation/task-client.ts'
 import { PhotoCheckNote, usePhotoCheck } from '#app/generation/photo-check-note.tsx'
 import { ACCEPTED_IMAGES } from '#app/utils/accepted-images.ts'
+import { VersionsChoice } from '#app/generation/versions-choice.tsx'
+import { imageRunCost } from '#domain/generation/image-generation-form.ts'
 
 type Outcome =
   | { kind: 'idle' }
@@ -22,12 +24,22 @@ const FAILED = 'Failed to generate the image, please try again later.'
  * 'template' (the spec's multipart fields), or hands the template to /generate for customising.
  * Opened by ?template=<id>; closing follows the link without it.
  */
-export function UseTemplateModal({ image, closeHref }: { image: TemplateJson; closeHref: string }) {
+export function UseTemplateModal({
+  image,
+  imageCost,
+  closeHref,
+}: {
+  image: TemplateJson
+  /** What one version costs. */
+  imageCost: number
+  closeHref: string
+}) {
   const navigate = useNavigate()
   const revalidator = useRevalidator()
   const [photoPreview, setPhotoPreview] = useState<string | null>(null)
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'idle' })
   const [photoCheck, checkPhoto] = usePhotoCheck()
+  const [variants, setVariants] = useState(1)
   const { otherParams, prompt } = image.parameters
 
   // Frees each preview once it is replaced or the modal closes.
@@ -117,6 +129,7 @@ export function UseTemplateModal({ image, closeHref }: { image: TemplateJson; cl
             />
             <PhotoCheckNote state={photoCheck} />
           </div>
+          <VersionsChoice unitCost={imageCost} value={variants} onChange={setVariants} />
           {outcome.kind === 'error' ? (
             <p className="form-error" role="alert">
               {outcome.message} {outcome.needPurchase ? <Link to="/purchase-credits">Purchase Credits</Link> : null}
@@ -124,7 +137,9 @@ export function UseTemplateModal({ image, closeHref }: { image: TemplateJson; cl
           ) : null}
           <div className="row">
             <button type="submit" className="button" disabled={outcome.kind === 'sending'}>
-              {outcome.kind === 'sending' ? 'Submitting…' : 'Generate my portrait'}
+              {outcome.kind === 'sending'
+                ? 'Submitting…'
+                : `Generate my portrait (${imageRunCost({ imageGenerationCreditCost: imageCost }, variants)} credits)`}
             </button>
             <Link to="/generate" className="button secondary" onClick={customizeInGenerator}>
               Customize in generator

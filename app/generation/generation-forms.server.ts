@@ -6,7 +6,9 @@ import { PROMPT_MAX_LENGTH } from '#domain/generation/prompt.ts'
 import { videoGenerationSchema } from '#domain/generation/video-generation-form.ts'
 import { readMultipartForm } from '#app/utils/multipart.server.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
-import { HttpError } from '#domain/http-error.server.ts'
+import { badRequest, HttpError } from '#domain/http-error.server.ts'
+import { chooseFavourite, favouriteSchema } from '#domain/generation/task-versions.server.ts'
+import { z, ZodError } from 'zod'
 import { findTaskView } from '#domain/generation/user-tasks.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import type { TaskKind } from '#platform/db-schema.ts'
@@ -57,6 +59,27 @@ export async function answerGenerationForm<Input, Output>({
       return json<GenerationActionData>({ result, needPurchase: true }, { status: error.status })
     }
     return formErrorResponse(error, submission)
+  }
+}
+
+/** A page's plain favourite form (url-encoded, where generation forms are multipart). */
+/** The result panel's "Make favourite" form (a plain url-encoded post). */
+export const isFavouriteForm = (form: FormData) => form.get('intent') === 'favourite'
+
+const favouriteFormSchema = favouriteSchema.extend({ task: z.string({ required_error: 'Which image?' }) })
+
+/**
+ * A page's favourite form without JavaScript (the plain equivalent of PUT …/favourite): picks the
+ * version, then back to `back(taskId)`; a refusal comes back as the form's error.
+ */
+export async function answerFavouriteForm(form: FormData, userId: string, back: (taskId: string) => string) {
+  try {
+    const { task, index } = favouriteFormSchema.parse(Object.fromEntries(form))
+    await chooseFavourite(getDb(), userId, task, index)
+    return redirect(back(task))
+  } catch (error) {
+    if (error instanceof ZodError) return formErrorResponse(badRequest(error.issues[0]?.message ?? 'Invalid request'))
+    return formErrorResponse(error)
   }
 }
 

@@ -122,6 +122,14 @@ export function downloadName(task: Pick<ClientTask, 'id' | 'type' | 'source'>) {
   return `${prefix}-${task.id.slice(0, 8)}`
 }
 
+/** One version's file name in a download: `<name>-v<n>.<ext>`, counted from 1 for people. */
+export function versionFileName(name: string, index: number, key: string) {
+  return `${name}-v${index + 1}.${key.split('.').pop() ?? 'png'}`
+}
+
+/** Where the zip of every version of a finished image task is. */
+export const versionsZipUrl = (taskId: string) => `/api/async-image/task/${taskId}/zip`
+
 /** A link that downloads the stored file under that name (see media-response.server.ts). */
 export function downloadUrl(url: string, name: string) {
   return `${url}?download=${encodeURIComponent(name)}`

@@ -8,7 +8,7 @@ import { RangeControls } from '#app/analytics/range-controls.tsx'
 import { StatCards } from '#app/analytics/stat-cards.tsx'
 import { VisitorRegions } from '#app/analytics/visitor-regions.tsx'
 import { type AnalyticsSummary, analyticsSummary } from '#domain/analytics/report.server.ts'
-import { likenessFixReasonsByTemplate, type TemplateFixReasons } from '#domain/analytics/likeness-fixes.server.ts'
+import { likenessFixReasons, type LikenessFixReasons } from '#domain/analytics/likeness-fixes.server.ts'
 import { FixReasons } from '#app/analytics/fix-reasons.tsx'
 import { providerUsage, type ProviderUsage } from '#domain/analytics/provider-usage.server.ts'
 import { ProviderUsageTables } from '#app/analytics/provider-usage.tsx'
@@ -27,7 +27,7 @@ type PageData = {
   preset: (typeof rangePresets)[number] | null
   summary: AnalyticsSummary | null
   /** Likeness fix reasons per template, with the summary. */
-  fixReasons?: TemplateFixReasons[]
+  fixReasons?: LikenessFixReasons
   /** Images per provider and failovers per day, with the summary. */
   providers?: ProviderUsage
   error: string | null
@@ -54,7 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   try {
     const [summary, fixReasons, providers] = await Promise.all([
       analyticsSummary(getDb(), range.data),
-      likenessFixReasonsByTemplate(getDb(), range.data),
+      likenessFixReasons(getDb(), range.data),
       providerUsage(getDb(), range.data),
     ])
     return json<PageData>({ ...submitted, summary, fixReasons, providers, error: null })
@@ -89,7 +89,11 @@ export default function AnalyticsPage() {
           <Statistics summary={data.summary} />
           <section className="card analytics-section" aria-labelledby="fix-heading">
             <h2 id="fix-heading">Likeness Fixes by Template</h2>
-            <FixReasons templates={data.fixReasons ?? []} />
+            <FixReasons groups={data.fixReasons?.byTemplate ?? []} groupName="Template" />
+          </section>
+          <section className="card analytics-section" aria-labelledby="fix-provider-heading">
+            <h2 id="fix-provider-heading">Likeness Fixes by Provider</h2>
+            <FixReasons groups={data.fixReasons?.byProvider ?? []} groupName="Provider" />
           </section>
           {data.providers ? (
             <section className="card analytics-section" aria-labelledby="providers-heading">

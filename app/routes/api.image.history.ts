@@ -12,6 +12,8 @@ export const loader = apiHandler(async ({ request }) => {
   const data = items.map((item) => ({
     _id: item.id,
     imageUrl: item.url,
+    images: item.images,
+    favouriteIndex: item.favouriteIndex,
     createdAt: item.createdAt,
     expirationDate: item.expiresAt,
   }))

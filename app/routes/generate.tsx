@@ -3,7 +3,9 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { useState } from 'react'
 import { CostButton } from '#app/generation/cost.tsx'
 import {
+  answerFavouriteForm,
   answerGenerationForm,
+  isFavouriteForm,
   findShownTask,
   readImageGenerationForm,
 } from '#app/generation/generation-forms.server.ts'
@@ -34,7 +36,10 @@ import { useRootData } from '#app/hooks/use-root-data.ts'
 import type { StyleJson } from '#domain/gallery/gallery-shared.ts'
 import { listStyles } from '#domain/gallery/styles.server.ts'
 import { getSystemConfig } from '#domain/credits/system-config.server.ts'
-import { imageGenerationSchema, MAX_IMAGE_MB } from '#domain/generation/image-generation-form.ts'
+import { imageGenerationSchema, imageRunCost, MAX_IMAGE_MB } from '#domain/generation/image-generation-form.ts'
+import { VersionsChoice } from '#app/generation/versions-choice.tsx'
+import { MadeBy } from '#app/generation/made-by.tsx'
+import { TaskVersions } from '#app/generation/task-versions.tsx'
 import { isGeneratorStyle } from '#domain/generation/prompt.ts'
 import { submitImageGeneration } from '#domain/generation/task-submission.server.ts'
 import { getOptionalUser } from '#domain/sessions/auth.server.ts'
@@ -90,8 +95,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
  */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
+  // A url-encoded post is one of the result panel's plain forms: favourite, re-roll or likeness fix.
   if (request.headers.get('content-type')?.startsWith('application/x-www-form-urlencoded')) {
-    return answerTaskFamilyForm(request, await readForm(request), user.id)
+    const form = await readForm(request)
+    if (isFavouriteForm(form)) return answerFavouriteForm(form, user.id, (id) => `${PORTRAITS.page}?task=${id}`)
+    return answerTaskFamilyForm(request, form, user.id)
   }
   return answerGenerationForm({
     read: () => readImageGenerationForm(request),
@@ -135,6 +143,7 @@ function PortraitForm({ styles, cost, follow }: { styles: StyleJson[]; cost: num
   const [mode, setMode] = useState<PortraitMode>('guide')
   const [photoPreview, showPhoto] = useFilePreview()
   const [photoCheck, checkPhoto] = usePhotoCheck()
+  const [variants, setVariants] = useState(1)
   const { form, fields, submitting } = useGeneratorForm(PORTRAITS, follow, {
     id: 'generate',
     schema: imageGenerationSchema,
@@ -191,7 +200,17 @@ function PortraitForm({ styles, cost, follow }: { styles: StyleJson[]; cost: num
         )}
       </fieldset>
 
-      <CostButton label="Generate" cost={cost} submitting={submitting}>
+      <VersionsChoice
+        unitCost={cost}
+        value={variants}
+        onChange={setVariants}
+        errors={Object.values(fields.variants.allErrors).flat()}
+      />
+      <CostButton
+        label="Generate"
+        cost={imageRunCost({ imageGenerationCreditCost: cost }, variants)}
+        submitting={submitting}
+      >
         {user ? (
           <>You have {user.credits} credits.</>
         ) : (
@@ -201,19 +220,6 @@ function PortraitForm({ styles, cost, follow }: { styles: StyleJson[]; cost: num
         )}
       </CostButton>
     </GeneratorForm>
-  )
-}
-
-/** The small print under a portrait: which provider and model made it. */
-function MadeBy({ madeBy }: { madeBy: NonNullable<ClientTask['result']>['madeBy'] }) {
-  if (!madeBy) return null
-  return (
-    <p className="muted made-by">
-      <small>
-        Made by {madeBy.provider}
-        {madeBy.model ? ` (${madeBy.model})` : ''}
-      </small>
-    </p>
   )
 }
 
@@ -229,13 +235,15 @@ function PortraitResult({ task, cost, freeLikenessFixes, family }: PortraitResul
   const url = task.result?.imageUrl
   return (
     <>
-      {url ? (
+      {url && (task.images?.length ?? 0) > 1 ? (
+        <TaskVersions task={task} action={`${PORTRAITS.page}?task=${task.id}`} enhance />
+      ) : url ? (
         <>
           <img className="generate-image" src={url} alt="Your generated pet portrait" />
           <DownloadLink task={task} url={url}>
             Download
           </DownloadLink>
-          <MadeBy madeBy={task.result?.madeBy} />
+          <MadeBy image={task.images?.find((image) => image.index === (task.favouriteIndex ?? 0))} />
         </>
       ) : isActive(task) ? (
         <TaskProgress task={task} page={PORTRAITS.page} />

@@ -18,6 +18,8 @@ import { downloadName, downloadUrl } from '#app/generation/task-client.ts'
 import { TaskFamilyControls } from '#app/generation/task-family.tsx'
 import { answerTaskFamilyForm, isTaskFamilyForm } from '#app/generation/task-family-form.server.ts'
 import { getSystemConfig } from '#domain/credits/system-config.server.ts'
+import { TaskVersions } from '#app/generation/task-versions.tsx'
+import { answerFavouriteForm, isFavouriteForm } from '#app/generation/generation-forms.server.ts'
 
 export const meta: MetaFunction = () => seo({ title: 'My Resources', description: 'Your generated images and videos.' })
 
@@ -63,7 +65,11 @@ const deleteSchema = z.object({
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
   const form = await readForm(request)
-  // An image's Re-roll or "Doesn't look like my pet?" form.
+  // An image's Make favourite, Re-roll or "Doesn't look like my pet?" form.
+  if (isFavouriteForm(form)) {
+    const { kind, page } = readQuery(request)
+    return answerFavouriteForm(form, user.id, () => pageHref(kind, page))
+  }
   if (isTaskFamilyForm(form)) return answerTaskFamilyForm(request, form, user.id)
   const submission = parseWithZod(form, { schema: deleteSchema })
   if (submission.status !== 'success') return json<FormActionData>({ result: submission.reply() }, { status: 400 })
@@ -150,7 +156,9 @@ function HistoryCard({ item, kind, page, cost, freeLikenessFixes }: HistoryCardP
   const { noun } = resourceKinds[kind]
   return (
     <li className="card history-card">
-      {item.url ? (
+      {kind === 'image' && item.images.length > 1 ? (
+        <TaskVersions task={{ ...item, type: kind }} action={pageHref(kind, page)} />
+      ) : item.url ? (
         kind === 'video' ? (
           <video src={item.url} controls preload="metadata" />
         ) : (

@@ -5,58 +5,62 @@ import type { DateRange } from './date-range.ts'
 
 /**
  * What users said was off when they asked for a likeness fix, per template (the generator's own
- * modes count as "No template"), most-fixed first: which templates miss the pet most. Read from
- * likeness_fix_reports, which outlive the tasks. A per-provider split waits for each version to
- * record its provider (decision 0030); the reports already keep the provider of the fixed task.
+ * modes count as "No template") and per provider (the one that made the version they fixed), most
+ * fixed first: which templates and which models miss the pet most. Read from
+ * likeness_fix_reports, which outlive the tasks (decision 0030).
  */
 
-export interface TemplateFixReasons {
-  templateId: string | null
-  templateName: string
+export interface FixReasonGroup {
+  /** The template's id or the provider's name; null for "No template". */
+  key: string | null
+  name: string
   fixes: number
   reasons: Array<{ reason: LikenessFixReason; label: string; count: number }>
 }
 
-export async function likenessFixReasonsByTemplate(db: DB, range: Pick<DateRange, 'start' | 'end'>) {
-  const { rows } = await sql<{
-    template_id: string | null
-    template_name: string | null
-    reason: string
-    count: number
-  }>`
-    SELECT r.template_id, t.name AS template_name, reason, count(*)::int AS count
+export async function likenessFixReasons(db: DB, range: Pick<DateRange, 'start' | 'end'>) {
+  const [byTemplate, byProvider] = await Promise.all([
+    groupedReasons(db, range, 'template_id'),
+    groupedReasons(db, range, 'provider'),
+  ])
+  return { byTemplate, byProvider }
+}
+
+export type LikenessFixReasons = Awaited<ReturnType<typeof likenessFixReasons>>
+
+async function groupedReasons(db: DB, range: Pick<DateRange, 'start' | 'end'>, by: 'template_id' | 'provider') {
+  const column = sql.ref(`r.${by}`)
+  const { rows } = await sql<{ key: string | null; template_name: string | null; reason: string; count: number }>`
+    SELECT ${column} AS key, t.name AS template_name, reason, count(*)::int AS count
     FROM likeness_fix_reports r
     CROSS JOIN LATERAL unnest(r.reasons) AS reason
     LEFT JOIN templates t ON t.id::text = r.template_id
     WHERE r.created_at >= ${range.start} AND r.created_at < ${range.end}
-    GROUP BY r.template_id, t.name, reason
+    GROUP BY 1, 2, reason
   `.execute(db)
-  const fixes = await db
-    .selectFrom('likeness_fix_reports')
-    .select(['template_id', (eb) => eb.fn.countAll<number>().as('fixes')])
-    .where('created_at', '>=', range.start)
-    .where('created_at', '<', range.end)
-    .groupBy('template_id')
-    .execute()
-  const templates = new Map<string | null, TemplateFixReasons>()
-  for (const row of fixes) {
-    templates.set(row.template_id, {
-      templateId: row.template_id,
-      templateName: 'No template',
-      fixes: Number(row.fixes),
-      reasons: [],
-    })
+  const { rows: fixes } = await sql<{ key: string | null; template_name: string | null; fixes: number }>`
+    SELECT ${column} AS key, t.name AS template_name, count(*)::int AS fixes
+    FROM likeness_fix_reports r
+    LEFT JOIN templates t ON t.id::text = r.template_id
+    WHERE r.created_at >= ${range.start} AND r.created_at < ${range.end}
+    GROUP BY 1, 2
+  `.execute(db)
+  const nameOf = (row: { key: string | null; template_name: string | null }) => {
+    if (by === 'provider') return row.key ?? 'Unknown'
+    if (row.key === null) return 'No template'
+    return row.template_name === null ? 'A deleted template' : row.template_name.trim() || 'Untitled'
   }
+  const groups = new Map<string | null, FixReasonGroup>()
+  for (const row of fixes) groups.set(row.key, { key: row.key, name: nameOf(row), fixes: row.fixes, reasons: [] })
   for (const row of rows) {
-    const entry = templates.get(row.template_id)
-    if (!entry || !(row.reason in LIKENESS_FIX_REASONS)) continue
+    const group = groups.get(row.key)
+    if (!group || !(row.reason in LIKENESS_FIX_REASONS)) continue
     const reason = row.reason as LikenessFixReason
-    if (row.template_id) {
-      entry.templateName = row.template_name === null ? 'A deleted template' : row.template_name.trim() || 'Untitled'
-    }
-    entry.reasons.push({ reason, label: LIKENESS_FIX_REASONS[reason], count: row.count })
+    const known = group.reasons.find((entry) => entry.reason === reason)
+    if (known) known.count += row.count
+    else group.reasons.push({ reason, label: LIKENESS_FIX_REASONS[reason], count: row.count })
   }
-  const sorted = [...templates.values()].sort((a, b) => b.fixes - a.fixes)
-  for (const entry of sorted) entry.reasons.sort((a, b) => b.count - a.count)
+  const sorted = [...groups.values()].sort((a, b) => b.fixes - a.fixes)
+  for (const group of sorted) group.reasons.sort((a, b) => b.count - a.count)
   return sorted
 }

@@ -4,25 +4,23 @@ import type { DateRange } from './date-range.ts'
 
 /**
  * Which image provider made the pictures, and how often a version had to move to the next one
- * (docs/decisions/0033): images per provider and model, from the tasks completed in the range, and
+ * (docs/decisions/0033): versions per provider and model, from task_versions made in the range, and
  * failovers per UTC day with their reasons, from provider_failovers.
  */
 
 export interface ProviderUsage {
-  versions: Array<{ provider: string; model: string | null; count: number }>
+  versions: Array<{ provider: string | null; model: string | null; count: number }>
   failoversByDay: Array<{ date: string; count: number; reasons: string }>
 }
 
 export async function providerUsage(db: DB, range: Pick<DateRange, 'start' | 'end'>): Promise<ProviderUsage> {
   const [versions, failovers] = await Promise.all([
     db
-      .selectFrom('generation_tasks')
-      .select(['provider', 'provider_model as model', (eb) => eb.fn.countAll<number>().as('count')])
-      .where('kind', '=', 'image')
-      .where('status', '=', 'completed')
-      .where('finished_at', '>=', range.start)
-      .where('finished_at', '<', range.end)
-      .groupBy(['provider', 'provider_model'])
+      .selectFrom('task_versions')
+      .select(['provider', 'model', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('created_at', '>=', range.start)
+      .where('created_at', '<', range.end)
+      .groupBy(['provider', 'model'])
       .orderBy('count', 'desc')
       .execute(),
     sql<{ date: string; reason: string; count: number }>`

@@ -15,6 +15,8 @@ interface LedgerEntry {
   amount: number
   description: string
   taskId?: string
+  /** A refund's version of the task (refunds are once per task and version). */
+  versionIndex?: number
   paymentProofId?: string
 }
 
@@ -27,6 +29,8 @@ async function writeLedger(tx: Tx | DB, entry: LedgerEntry) {
       amount: entry.amount,
       description: entry.description,
       task_id: entry.taskId ?? null,
+      // A task's refund names its version; a one-version task's is version 0.
+      version_index: entry.versionIndex ?? (entry.type === 'earn' && entry.taskId ? 0 : null),
       payment_proof_id: entry.paymentProofId ?? null,
     })
     .execute()
@@ -56,6 +60,28 @@ export async function grantCredits(tx: Tx, entry: Omit<LedgerEntry, 'type'> & { 
     .set({ credits: sql`credits + ${entry.amount}` })
     .where('id', '=', entry.userId)
     .execute()
+}
+
+/**
+ * Refunds the given versions of a task, one ledger line each (with the reason), at `unitCost` a
+ * version. The credit_transactions_refund_once index (task, version) makes each line once-only: a
+ * second refund of the same version throws and rolls the caller's transaction back.
+ */
+export async function refundVersions(
+  tx: Tx,
+  refund: { userId: string; taskId: string; unitCost: number; versionIndexes: number[]; description: string },
+) {
+  if (refund.unitCost <= 0) return
+  for (const versionIndex of refund.versionIndexes) {
+    await grantCredits(tx, {
+      userId: refund.userId,
+      type: 'earn',
+      amount: refund.unitCost,
+      description: refund.description,
+      taskId: refund.taskId,
+      versionIndex,
+    })
+  }
 }
 
 /** Sets a balance by hand (user management), recording the difference as an adjustment. */

@@ -5,13 +5,22 @@ import { GENERATOR_STYLES, guidedOptionsSchema, PROMPT_MAX_LENGTH } from '#domai
  * The fields of POST /api/async-image/generate (spec section 7), shared by the API, the /generate
  * page's action and its in-browser validation: `images` (the pet photo first, then up to five
  * references in Customize mode), `style`, and either `prompt` (Customize), the guided fields with
- * an empty prompt (Guide), or `templatePrompt`/`prompt`/`template_id` with style `template`.
+ * an empty prompt (Guide), or `templatePrompt`/`prompt`/`template_id` with style `template`; and
+ * `variants`, how many versions to make (an addition to the spec: 1, 2 or 4, default 1).
  */
 
 export const MAX_REFERENCE_IMAGES = 5
 export const MAX_IMAGES = 1 + MAX_REFERENCE_IMAGES
 export const MAX_IMAGE_MB = 10
 const NO_PHOTO_MESSAGE = 'Please upload a pet photo first'
+
+/** How many versions one run may make (`variants`); the price is the image cost times this. */
+export const VARIANT_CHOICES = [1, 2, 4] as const
+const VARIANTS_MESSAGE = `variants must be ${VARIANT_CHOICES.slice(0, -1).join(', ')} or ${VARIANT_CHOICES.at(-1)}`
+const variants = z
+  .number({ invalid_type_error: VARIANTS_MESSAGE })
+  .refine((value) => (VARIANT_CHOICES as readonly number[]).includes(value), VARIANTS_MESSAGE)
+  .default(1)
 
 const freeText = (what: string) =>
   z.string().trim().max(PROMPT_MAX_LENGTH, `The ${what} must be at most ${PROMPT_MAX_LENGTH} characters`).default('')
@@ -40,6 +49,8 @@ export const imageGenerationSchema = z
     prompt: freeText('prompt'),
     templatePrompt: freeText('template prompt'),
     template_id: z.string().trim().max(100).optional(),
+    /** How many versions to make: 1 (the default, as the spec's API), 2 or 4. */
+    variants,
     ...guidedOptionsSchema.shape,
   })
   .superRefine((value, ctx) => {
@@ -58,6 +69,10 @@ export const imageGenerationSchema = z
       })
     }
   })
+
+/** A run of `variants` versions costs the image cost once per version (charged as one ledger line). */
+export const imageRunCost = (settings: { imageGenerationCreditCost: number }, variants: number) =>
+  settings.imageGenerationCreditCost * variants
 
 export type ImageGenerationForm = z.output<typeof imageGenerationSchema>
 export type GenerationMode = 'guide' | 'customize' | 'template'

@@ -9,6 +9,7 @@ import { getSystemConfig } from '#domain/credits/system-config.server.ts'
 import { HttpError, notFound } from '#domain/http-error.server.ts'
 import { imageTaskParamsSchema, type ImageTaskParams } from './image-task-params.ts'
 import type { LikenessFix } from './likeness-fix.ts'
+import { claimFreeFix } from './free-fixes.server.ts'
 import { frontOfUserQueue } from './queue-placement.server.ts'
 import { createPaidTask } from './task-submission.server.ts'
 import { MEDIA_RETENTION_DAYS } from './task-view.ts'
@@ -87,15 +88,15 @@ async function ensureFamily(tx: Tx, source: SourceTask, rootTaskId: string, free
     .execute()
 }
 
-/** Takes one of the family's free fixes if any is left. The row lock makes parallel claims take turns. */
-async function claimFreeFix(tx: Tx, rootTaskId: string) {
-  const claimed = await tx
-    .updateTable('task_families')
-    .set((eb) => ({ free_fixes_used: eb('free_fixes_used', '+', 1) }))
-    .where('root_task_id', '=', rootTaskId)
-    .whereRef('free_fixes_used', '<', 'free_fixes_included')
+/** The provider that made the version being fixed (the favourite), or the task's when versions did not record one. */
+async function fixedVersionProvider(tx: Tx, source: SourceTask) {
+  const version = await tx
+    .selectFrom('task_versions')
+    .select('provider')
+    .where('task_id', '=', source.id)
+    .where('version_index', '=', source.favourite_index)
     .executeTakeFirst()
-  return claimed.numUpdatedRows > 0n
+  return version?.provider ?? source.provider
 }
 
 /** Who asks: the signed-in user, and their address for the analytics (platform/client-address.server.ts). */
@@ -142,7 +143,7 @@ async function derive(db: DB, { userId, clientAddress }: Requester, taskId: stri
           fixed_task_id: id,
           user_id: userId,
           template_id: params.templateId,
-          provider: source.provider,
+          provider: await fixedVersionProvider(tx, source),
           reasons: derivation.fix.reasons,
           note: derivation.fix.note,
         })

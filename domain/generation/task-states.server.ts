@@ -1,9 +1,10 @@
 import { sql } from 'kysely'
 import type { DB, Tx } from '#platform/db.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
-import { grantCredits } from '#domain/credits/credits.server.ts'
+import { refundVersions } from '#domain/credits/credits.server.ts'
+import { returnFreeFix } from './free-fixes.server.ts'
 import { MEDIA_RETENTION_DAYS } from './task-view.ts'
-import { taskKeys } from '#domain/generation/user-tasks.server.ts'
+import { taskKeys, versionKeysColumn } from '#domain/generation/user-tasks.server.ts'
 
 /**
  * The state changes the worker makes to generation tasks. A task moves
@@ -55,44 +56,103 @@ export async function recordHeartbeat(db: DB, taskId: string) {
 
 const retentionEnd = sql<Date>`now() + make_interval(days => ${MEDIA_RETENTION_DAYS})`
 
-/** False when the task is no longer processing (recovery failed and refunded it meanwhile). */
-/** `madeBy`: the provider and model that made the result, when the attempt asked one (not a stored answer). */
-export async function completeTask(
-  db: DB,
-  taskId: string,
-  resultKey: string,
-  madeBy?: { provider: string; model: string | null },
-) {
-  const updated = await db
-    .updateTable('generation_tasks')
-    .set({
-      ...(madeBy ? { provider: madeBy.provider, provider_model: madeBy.model } : {}),
-      status: 'completed',
-      progress: 100,
-      result_key: resultKey,
-      finished_at: sql`now()`,
-      expires_at: retentionEnd,
-      heartbeat_at: null,
-    })
-    .where('id', '=', taskId)
-    .where('status', '=', 'processing')
-    .executeTakeFirst()
-  return updated.numUpdatedRows > 0n
+/** A delivered version, as stored by the worker. */
+export interface StoredVersion {
+  index: number
+  key: string
+  width?: number | null
+  height?: number | null
+  /** Who made it, when this attempt asked a provider (decision 0033); else the task's provider. */
+  provider?: string
+  model?: string | null
 }
 
 /**
+ * Completes a processing task with the versions it received (a single key: one version 0), in one
+ * transaction: the versions' rows, the first as the favourite (its key is the result), and a refund
+ * line for each version asked for that did not come, with `shortfall` as the reason. False when
+ * the task is no longer processing (recovery failed and refunded it meanwhile).
+ */
+export async function completeTask(db: DB, taskId: string, delivered: string | StoredVersion[], shortfall?: string) {
+  const versions = typeof delivered === 'string' ? [{ index: 0, key: delivered }] : delivered
+  if (versions.length === 0) throw new Error(`completeTask(${taskId}) needs at least one version`)
+  const favourite = versions.reduce((first, version) => (version.index < first.index ? version : first))
+  return db.transaction().execute(async (tx) => {
+    const task = await tx
+      .updateTable('generation_tasks')
+      .set({
+        status: 'completed',
+        progress: 100,
+        result_key: favourite.key,
+        favourite_index: favourite.index,
+        finished_at: sql`now()`,
+        expires_at: retentionEnd,
+        heartbeat_at: null,
+      })
+      .where('id', '=', taskId)
+      .where('status', '=', 'processing')
+      .returning(['user_id', 'kind', 'credit_cost', 'variants', 'provider'])
+      .executeTakeFirst()
+    if (!task) return false
+    await tx
+      .insertInto('task_versions')
+      .values(
+        versions.map((version) => ({
+          task_id: taskId,
+          version_index: version.index,
+          key: version.key,
+          width: version.width ?? null,
+          height: version.height ?? null,
+          provider: version.provider ?? task.provider,
+          model: version.model ?? null,
+        })),
+      )
+      .onConflict((conflict) =>
+        conflict.columns(['task_id', 'version_index']).doUpdateSet((eb) => ({
+          key: eb.ref('excluded.key'),
+          width: eb.ref('excluded.width'),
+          height: eb.ref('excluded.height'),
+          provider: eb.ref('excluded.provider'),
+          model: eb.ref('excluded.model'),
+        })),
+      )
+      .execute()
+    const delivered = new Set(versions.map((version) => version.index))
+    const missing = versionIndexes(task.variants).filter((index) => !delivered.has(index))
+    await refundVersions(tx, {
+      userId: task.user_id,
+      taskId,
+      unitCost: unitCost(task),
+      versionIndexes: missing,
+      description: `Refund: ${task.kind} version not delivered (${shortfall ?? 'the provider made fewer versions'})`,
+    })
+    return true
+  })
+}
+
+/** What one version of a task cost: its price is the image cost times the versions. */
+const unitCost = (task: { credit_cost: number; variants: number }) => Math.floor(task.credit_cost / task.variants)
+const versionIndexes = (variants: number) => Array.from({ length: variants }, (_, index) => index)
+
+/**
  * Whether a stored result no task will ever use may go: the task was deleted, or it ended without
- * it (failed and refunded, or completed by another attempt with another file). A task still queued
+ * it (failed and refunded, or completed by another attempt with other files). A task still queued
  * or processing will look for it on its next attempt.
  */
 export async function isResultOrphaned(db: DB, taskId: string, key: string) {
   const row = await db
-    .selectFrom('generation_tasks')
-    .select(['status', 'result_key'])
-    .where('id', '=', taskId)
+    .selectFrom('generation_tasks as t')
+    .select([
+      't.status',
+      (eb) =>
+        eb
+          .exists(eb.selectFrom('task_versions as v').whereRef('v.task_id', '=', 't.id').where('v.key', '=', key))
+          .as('kept'),
+    ])
+    .where('t.id', '=', taskId)
     .executeTakeFirst()
   if (!row) return true
-  return row.status === 'failed' || (row.status === 'completed' && row.result_key !== key)
+  return row.status === 'failed' || (row.status === 'completed' && !row.kept)
 }
 
 /** Back in the queue until graphile-worker's backoff runs the job again. */
@@ -106,10 +166,10 @@ export async function requeueTask(db: DB | Tx, taskId: string) {
 }
 
 /**
- * Marks an unfinished task failed and refunds its cost, in the caller's transaction. The status
- * guard locks the row, so of two concurrent calls only one refunds; the ledger's
- * credit_transactions_refund_once index would refuse a second refund anyway.
- * Answers whether this call failed it.
+ * Marks an unfinished task failed and refunds each of its versions (one ledger line each), in the
+ * caller's transaction. The status guard locks the row, so of two concurrent calls only one
+ * refunds; the ledger's credit_transactions_refund_once index (task, version) would refuse a
+ * second refund anyway. Answers whether this call failed it.
  */
 export async function failTask(tx: Tx, taskId: string, reason: string) {
   const task = await tx
@@ -117,18 +177,17 @@ export async function failTask(tx: Tx, taskId: string, reason: string) {
     .set({ status: 'failed', error: reason, finished_at: sql`now()`, expires_at: retentionEnd, heartbeat_at: null })
     .where('id', '=', taskId)
     .where('status', 'in', ['queued', 'processing'])
-    .returning(['user_id', 'kind', 'credit_cost'])
+    .returning(['user_id', 'kind', 'credit_cost', 'variants', 'family_root_id', 'params'])
     .executeTakeFirst()
   if (!task) return false
-  if (task.credit_cost > 0) {
-    await grantCredits(tx, {
-      userId: task.user_id,
-      type: 'earn',
-      amount: task.credit_cost,
-      description: `Refund: ${task.kind} generation failed`,
-      taskId,
-    })
-  }
+  await returnFreeFix(tx, task)
+  await refundVersions(tx, {
+    userId: task.user_id,
+    taskId,
+    unitCost: unitCost(task),
+    versionIndexes: versionIndexes(task.variants),
+    description: `Refund: ${task.kind} generation failed`,
+  })
   return true
 }
 
@@ -138,7 +197,7 @@ export async function expireTasks(db: DB, now = new Date(), batchSize = 200) {
   for (;;) {
     const batch = await db
       .selectFrom('generation_tasks')
-      .select(['id', 'input_keys', 'result_key'])
+      .select(['id', 'input_keys', 'result_key', versionKeysColumn])
       .where('expires_at', '<=', now)
       .orderBy('expires_at')
       .limit(batchSize)

@@ -12,7 +12,7 @@ import { HttpError } from '#domain/http-error.server.ts'
 import { createLimiter } from '#domain/limits/concurrency.server.ts'
 import { normalizeUploadedImage, type EncodedImage } from '#domain/media/images.server.ts'
 import { requirePetPhoto } from '#domain/photo-check/check-pet-photo.server.ts'
-import { generationMode, type ImageGenerationForm } from './image-generation-form.ts'
+import { generationMode, imageRunCost, type ImageGenerationForm } from './image-generation-form.ts'
 import type { ImageTaskParams } from './image-task-params.ts'
 import { qualityLabels, videoCost, type VideoGenerationForm } from './video-generation-form.ts'
 import type { VideoTaskParams } from './video-task-params.ts'
@@ -46,6 +46,8 @@ export interface NewTask {
   family?: { parentTaskId: string; rootTaskId: string }
   /** Runs in the transaction once the task is paid for; may move its job up the queue. */
   beforeQueue?: (tx: Tx) => Promise<{ runAt?: Date }>
+  /** How many versions the run makes (1 for videos); `cost` is the price of all of them. */
+  variants?: number
 }
 
 /**
@@ -66,6 +68,7 @@ export async function createPaidTask(db: DB, task: NewTask) {
         params: JSON.stringify(task.params),
         input_keys: task.inputKeys,
         credit_cost: cost,
+        variants: task.variants ?? 1,
         provider: task.provider,
         result_key: null,
         error: null,
@@ -211,8 +214,9 @@ export async function submitImageGeneration(
       source: fromTemplate ? 'template' : 'generate',
       params,
       provider: getEnv().IMAGE_PROVIDER,
-      cost: (settings) => settings.imageGenerationCreditCost,
-      description: fromTemplate ? 'Image generation from a template' : 'Image generation',
+      cost: (settings) => imageRunCost(settings, form.variants),
+      description: `${fromTemplate ? 'Image generation from a template' : 'Image generation'}${versionsNote(form.variants)}`,
+      variants: form.variants,
     },
     form.images,
     { petPhoto: true },
@@ -224,6 +228,8 @@ export async function submitImageGeneration(
   })
   return task
 }
+
+const versionsNote = (variants: number) => (variants > 1 ? ` (${variants} versions)` : '')
 
 /**
  * Sniffs and re-encodes the image (image mode), then stores it, pays the configured cost of the

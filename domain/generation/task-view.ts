@@ -18,14 +18,30 @@ export interface TaskView {
   totalInQueue: number
   runningTasks: number
   maxConcurrentTasks: number
-  /** `madeBy`: the provider and model that made an image (decision 0033), when recorded. */
-  result: { imageUrl?: string; videoUrl?: string; madeBy?: { provider: string; model: string | null } } | null
+  /** The favourite version's file (the first by default). */
+  result: { imageUrl?: string; videoUrl?: string } | null
   /** The task a re-roll or likeness fix was made from (decision 0030). */
   parentTaskId: string | null
+  /** Image tasks: every delivered version (an addition to the spec), and how many were asked for. */
+  images?: TaskImage[]
+  variants?: number
+  /** Image tasks: the version that stands for the task in history and downloads. */
+  favouriteIndex?: number
   error: string | null
   description: string
   createdAt: string
   submittedAt: string
+}
+
+/** One delivered version of an image task; `index` counts from 0. Sizes are unknown for results made before versions. */
+export interface TaskImage {
+  index: number
+  url: string
+  width: number | null
+  height: number | null
+  /** Which provider and model made it (decision 0033); null when not recorded (older versions). */
+  provider: string | null
+  model: string | null
 }
 
 type KnownAfterFirstRead =

@@ -6,7 +6,7 @@ import { getEnv } from '#platform/env.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
 import { HttpError, notFound } from '#domain/http-error.server.ts'
 import { mediaUrl } from '#domain/media/media-url.ts'
-import type { TaskView } from '#domain/generation/task-view.ts'
+import type { TaskImage, TaskView } from '#domain/generation/task-view.ts'
 
 /**
  * What routes do with a user's generation tasks: the reads behind the task API, the sidebar and
@@ -33,10 +33,46 @@ export function selectTasksWithQueue(db: DB) {
       ) ELSE 0 END`.as('queue_position'),
       sql<number>`(SELECT count(*)::int FROM generation_tasks WHERE status = 'queued')`.as('total_in_queue'),
       sql<number>`(SELECT count(*)::int FROM generation_tasks WHERE status = 'processing')`.as('running_tasks'),
+      taskVersionsColumn(sql.ref('t.id')),
     ])
 }
 
-export type TaskWithQueue = GenerationTask & { queue_position: number; total_in_queue: number; running_tasks: number }
+/** A delivered version as read with its task. */
+interface VersionRow {
+  index: number
+  key: string
+  width: number | null
+  height: number | null
+  provider: string | null
+  model: string | null
+}
+
+/** The task's versions, lowest index first, as one JSON column. */
+const taskVersionsColumn = (taskId: ReturnType<typeof sql.ref>) =>
+  sql<VersionRow[]>`coalesce((
+    SELECT json_agg(json_build_object('index', v.version_index, 'key', v.key, 'width', v.width, 'height', v.height,
+                                      'provider', v.provider, 'model', v.model)
+                    ORDER BY v.version_index)
+    FROM task_versions v WHERE v.task_id = ${taskId}
+  ), '[]'::json)`.as('versions')
+
+/** A task's versions as the task and history answers give them (`images`, index from 0). */
+const versionViews = (versions: VersionRow[]): TaskImage[] =>
+  versions.map(({ index, key, width, height, provider, model }) => ({
+    index,
+    url: mediaUrl(key) ?? '',
+    width,
+    height,
+    provider,
+    model,
+  }))
+
+export type TaskWithQueue = GenerationTask & {
+  queue_position: number
+  total_in_queue: number
+  running_tasks: number
+  versions: VersionRow[]
+}
 
 /** The user's own task (of that kind, when one is given) with its place in the queue, or undefined. */
 export function selectUserTask(db: DB, userId: string, taskId: string, kind?: TaskKind) {
@@ -54,11 +90,6 @@ export const selectRecentUserTasks = (db: DB, userId: string) =>
     .where('t.created_at', '>', sql<Date>`now() - interval '24 hours'`)
     .limit(100)
 
-/** Who made an image: recorded on the task when it completed (tasks from before have no model). */
-function madeBy(task: TaskWithQueue) {
-  return task.provider_model === null ? {} : { madeBy: { provider: task.provider, model: task.provider_model } }
-}
-
 /** A task as the task API, the sidebar and the live stream answer it (spec section 3, Task). */
 export function toTaskView(task: TaskWithQueue): TaskView {
   const env = getEnv()
@@ -74,8 +105,11 @@ export function toTaskView(task: TaskWithQueue): TaskView {
     runningTasks: task.running_tasks,
     // The worker's lanes for this kind of task (worker/lanes.ts).
     maxConcurrentTasks: task.kind === 'image' ? env.IMAGE_CONCURRENCY : env.VIDEO_CONCURRENCY,
-    result: url ? (task.kind === 'image' ? { imageUrl: url, ...madeBy(task) } : { videoUrl: url }) : null,
+    result: url ? (task.kind === 'image' ? { imageUrl: url } : { videoUrl: url }) : null,
     parentTaskId: task.parent_task_id,
+    ...(task.kind === 'image'
+      ? { images: versionViews(task.versions), variants: task.variants, favouriteIndex: task.favourite_index }
+      : {}),
     error: task.error,
     description: descriptions[task.kind][task.source],
     createdAt: task.created_at.toISOString(),
@@ -111,7 +145,8 @@ export async function listHistory(db: DB, userId: string, kind: TaskKind, query:
   const [{ total }, rows] = await Promise.all([
     completed.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     completed
-      .select(['id', 'source', 'result_key', 'created_at', 'expires_at'])
+      .select(['id', 'source', 'result_key', 'created_at', 'expires_at', 'favourite_index'])
+      .select(taskVersionsColumn(sql.ref('generation_tasks.id')))
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(query.limit)
@@ -122,6 +157,8 @@ export async function listHistory(db: DB, userId: string, kind: TaskKind, query:
     id: row.id,
     source: row.source,
     url: mediaUrl(row.result_key),
+    images: versionViews(row.versions),
+    favouriteIndex: row.favourite_index,
     createdAt: row.created_at.toISOString(),
     expiresAt: row.expires_at?.toISOString() ?? null,
   }))
@@ -131,21 +168,26 @@ export async function listHistory(db: DB, userId: string, kind: TaskKind, query:
 
 export type HistoryItem = Awaited<ReturnType<typeof listHistory>>['items'][number]
 
+/** Every version's key, for a query on `generation_tasks` (not aliased). */
+export const versionKeysColumn = sql<
+  string[]
+>`ARRAY(SELECT v.key FROM task_versions v WHERE v.task_id = generation_tasks.id)`.as('version_keys')
+
 /**
- * The stored files a task owns: its result and the uploads under its own prefix. A re-roll or a
- * likeness fix reuses its parent's photo without owning it, so deleting one never takes the photo
- * from the rest of its family (decision 0030).
+ * The stored files a task owns: its result, every version and the uploads under its own prefix. A
+ * re-roll or a likeness fix reuses its parent's photo without owning it, so deleting one never
+ * takes the photo from the rest of its family (decision 0030).
  */
-export function taskKeys(task: Pick<GenerationTask, 'id' | 'input_keys' | 'result_key'>) {
+export function taskKeys(task: Pick<GenerationTask, 'id' | 'input_keys' | 'result_key'> & { version_keys: string[] }) {
   const owned = task.input_keys.filter((key) => key.startsWith(`tasks/${task.id}/`))
-  return task.result_key ? [...owned, task.result_key] : owned
+  return [...new Set([...owned, ...(task.result_key ? [task.result_key] : []), ...task.version_keys])]
 }
 
 /** Every stored file of a user's tasks (all under the tasks' own prefixes, shared with nobody). */
 export async function userTaskKeys(db: DB | Tx, userId: string) {
   const tasks = await db
     .selectFrom('generation_tasks')
-    .select(['id', 'input_keys', 'result_key'])
+    .select(['id', 'input_keys', 'result_key', versionKeysColumn])
     .where('user_id', '=', userId)
     .execute()
   return tasks.flatMap(taskKeys)
@@ -160,7 +202,7 @@ export async function deleteFinishedTask(db: DB, userId: string, taskId: string,
   const task = isTaskId(taskId)
     ? await db
         .selectFrom('generation_tasks')
-        .select(['id', 'status', 'input_keys', 'result_key'])
+        .select(['id', 'status', 'input_keys', 'result_key', versionKeysColumn])
         .where('id', '=', taskId)
         .where('user_id', '=', userId)
         .where('kind', '=', kind)

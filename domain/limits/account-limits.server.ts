@@ -13,12 +13,13 @@ import { rateLimit, type RateLimit } from '#domain/limits/rate-limit.server.ts'
  */
 
 const minutes = (count: number) => count * 60
-const account = (email: string) => email.trim().toLowerCase()
+/** The account a limit counts: the email as typed, lowercased (as findUserByEmail reads it). */
+export const accountKey = (email: string) => email.trim().toLowerCase()
 
 /** Failed logins only, so that people who type their password right are never slowed down. */
 export const loginFailureLimits = (ip: string, email: string): RateLimit[] => [
   rateLimit('login:ip', clientLimitKey(ip), 30, minutes(15)),
-  rateLimit('login:account-ip', `${account(email)}:${clientLimitKey(ip)}`, 10, minutes(15)),
+  rateLimit('login:account-ip', `${accountKey(email)}:${clientLimitKey(ip)}`, 10, minutes(15)),
 ]
 
 /** Every code sent: one a minute per mailbox (the form's resend countdown), a few an hour. */
@@ -31,7 +32,7 @@ export const sendCodeLimits = (ip: string, email: string, purpose: string): Rate
 /** Every code checked, on top of each code's own limit of wrong tries. */
 export const checkCodeLimits = (ip: string, email: string): RateLimit[] => [
   rateLimit('check-code:ip', clientLimitKey(ip), 30, minutes(15)),
-  rateLimit('check-code:account-ip', `${account(email)}:${clientLimitKey(ip)}`, 10, minutes(15)),
+  rateLimit('check-code:account-ip', `${accountKey(email)}:${clientLimitKey(ip)}`, 10, minutes(15)),
 ]
 
 /**

@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import type { DB } from '#platform/db.server.ts'
 import { getLogger } from '#platform/logger.server.ts'
 import { tooManyRequests, waitText } from '#domain/limits/rate-limit.server.ts'
+import { accountKey } from '#domain/limits/account-limits.server.ts'
 
 /**
  * Password guesses against one account from every address together (issue 30): the per-client
@@ -21,8 +22,6 @@ const FREE_FAILURES = 5
 const FIRST_DELAY_SECONDS = 2
 const MAX_DELAY_SECONDS = 15 * 60
 const FORGET_AFTER = sql`interval '24 hours'`
-
-const account = (email: string) => email.trim().toLowerCase()
 
 /** The wait after a row's failures, in seconds. */
 const delaySql = (column: string) =>
@@ -47,7 +46,7 @@ const refused = (retryAt: Date) =>
 async function addFailure(db: DB, email: string, onlyWhenAllowed: boolean) {
   const { rows } = await sql<{ failures: number }>`
     INSERT INTO login_failures AS f (account, failures, last_failure_at)
-    VALUES (${account(email)}, 1, now())
+    VALUES (${accountKey(email)}, 1, now())
     ON CONFLICT (account) DO UPDATE SET
       failures = CASE WHEN f.last_failure_at < now() - ${FORGET_AFTER} THEN 1 ELSE f.failures + 1 END,
       last_failure_at = now()
@@ -69,7 +68,7 @@ export async function claimLoginAttempt(db: DB, email: string) {
   const row = await db
     .selectFrom('login_failures as f')
     .select(nextTrySql.as('next_try_at'))
-    .where('account', '=', account(email))
+    .where('account', '=', accountKey(email))
     .executeTakeFirst()
   throw refused(row?.next_try_at ?? new Date())
 }
@@ -81,7 +80,7 @@ export async function countLoginFailure(db: DB, email: string) {
 
 /** A right password, or a password reset: the account's count starts again. */
 export async function clearLoginFailures(db: DB, email: string) {
-  await db.deleteFrom('login_failures').where('account', '=', account(email)).execute()
+  await db.deleteFrom('login_failures').where('account', '=', accountKey(email)).execute()
 }
 
 /** Accounts whose delay runs now, for the status page. */

@@ -12,7 +12,8 @@ export function mailboxKey(email: string): string {
   const address = email.trim().toLowerCase()
   const at = address.lastIndexOf('@')
   if (at < 0) return address
-  const domain = address.slice(at + 1)
+  // `example.com.` (the DNS root's dot) is the same domain, and mail is delivered to it.
+  const domain = address.slice(at + 1).replace(/\.+$/, '')
   const local = address.slice(0, at).split('+')[0]
   return gmailDomains.has(domain) ? `${local.replaceAll('.', '')}@gmail.com` : `${local}@${domain}`
 }

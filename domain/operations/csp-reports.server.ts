@@ -55,7 +55,8 @@ const DIRECTIVES = new Set([
   'require-trusted-types-for',
 ])
 
-const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, MAX_FIELD) : '')
+// PostgreSQL text cannot hold U+0000, which a JSON body can: the insert would fail (a 500).
+const text = (value: unknown) => (typeof value === 'string' ? value.replaceAll('\0', '').slice(0, MAX_FIELD) : '')
 
 /** What was blocked, as an origin (`https://cdn.example`), a scheme (`data`) or CSP's word (`inline`, `eval`). */
 function blockedOrigin(blocked: string): string {

@@ -218,6 +218,15 @@ export type PublicPendingProof = ReturnType<typeof toPendingProof>
 const ACCOUNT_DELETED_REASON = 'The account was deleted before the review'
 
 /**
+ * Locks the user's proofs, before the user's row: the order reviewPaymentProof takes them in (the
+ * proof, then the owner's balance), so a deletion and a review under way wait for each other
+ * instead of deadlocking.
+ */
+export async function lockProofsOf(tx: Tx, userId: string) {
+  await tx.selectFrom('payment_proofs').select('id').where('user_id', '=', userId).forUpdate().execute()
+}
+
+/**
  * A deleted account's proofs stay for accounting, anonymised (decision 0027): the payment method,
  * transaction id, amounts, status, review and dates remain; the owner, the note (free text) and the
  * screenshot go, and a pending one is closed as rejected (nobody is left to credit). Answers the

@@ -2,7 +2,7 @@ import type { User } from '#platform/db-schema.ts'
 import type { DB } from '#platform/db.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
 import { userTaskKeys } from '#domain/generation/user-tasks.server.ts'
-import { anonymiseProofsOf } from '#domain/payments/payments.server.ts'
+import { anonymiseProofsOf, lockProofsOf } from '#domain/payments/payments.server.ts'
 
 /**
  * The one way an account is deleted, whoever asks (an administrator now; the user later). In one
@@ -13,6 +13,8 @@ import { anonymiseProofsOf } from '#domain/payments/payments.server.ts'
  */
 export async function deleteAccount(db: DB, userId: string, allow: (user: User) => void = () => {}) {
   const deleted = await db.transaction().execute(async (tx) => {
+    // A review locks the proof, then its owner: taking them the other way round deadlocked (a 500).
+    await lockProofsOf(tx, userId)
     const user = await tx.selectFrom('users').selectAll().where('id', '=', userId).forUpdate().executeTakeFirst()
     if (!user) return null
     allow(user)

@@ -115,7 +115,9 @@ async function renderDemo(template: DemoTemplate, index: number): Promise<Buffer
     tilt: template.tilt,
   })
   const photo = await sharp(pet).png().toBuffer()
-  const portrait = await createLocalImageProvider().generate(
+  const {
+    images: [portrait],
+  } = await createLocalImageProvider().generate(
     {
       images: [{ bytes: photo, mimeType: 'image/png' }],
       prompt: template.templatePrompt,

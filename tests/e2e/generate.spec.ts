@@ -171,3 +171,58 @@ test('a template handed over by the gallery is applied to the form, then removed
   await expect(item.getByRole('link', { name: 'Download' })).toHaveAttribute('href', /download=pet-art-/)
   await context.close()
 })
+
+test('two versions: the cost follows the choice, both are shown, one becomes the favourite @phone', async ({
+  browser,
+}) => {
+  const { context } = await newUserContext(browser, { name: 'Painter' })
+  const page = await context.newPage()
+  await page.goto('/generate')
+  await page.getByLabel('Pet photo').setInputFiles(await photo())
+  await page.getByLabel('Versions').selectOption('2')
+  await page.getByRole('button', { name: 'Generate (4 credits)' }).click()
+
+  const panel = page.locator('.generate-result')
+  await expect(panel.getByRole('img', { name: 'Version 2 of your portrait' })).toBeVisible({ timeout: 30_000 })
+  await expect(panel.getByText('Version 1 · Favourite')).toBeVisible()
+  await expect(panel.getByRole('link', { name: /Download all \(2 versions, zip\)/ })).toHaveAttribute(
+    'href',
+    /\/api\/async-image\/task\/[0-9a-f-]{36}\/zip$/,
+  )
+  // The Today's Tasks sidebar the submission opened covers the page on a phone.
+  await page.getByRole('complementary', { name: "Today's Tasks" }).getByRole('button', { name: 'Close' }).click()
+  await panel.getByRole('button', { name: 'Make favourite' }).click()
+  await expect(panel.getByText('Version 2 · Favourite')).toBeVisible()
+  await expect(page).toHaveURL(/\/generate$/) // through the API, not a page load
+
+  await page.goto('/history')
+  await expect(page.getByText('Version 2 · Favourite')).toBeVisible()
+  await context.close()
+})
+
+test('without JavaScript: two versions, and the favourite chosen by a plain form', async ({ browser }) => {
+  const { context } = await newUserContext(browser, { javaScriptEnabled: false, name: 'Painter' })
+  const page = await context.newPage()
+  await page.goto('/generate')
+  await page.getByLabel('Pet photo').setInputFiles(await photo())
+  await page.getByLabel('Guide mode').check()
+  await page.getByLabel('Versions').selectOption('2')
+  await page.getByRole('button', { name: /^Generate/ }).click()
+  await expect(page).toHaveURL(/\/generate\?task=[0-9a-f-]{36}$/)
+  await expect(async () => {
+    await page.reload()
+    await expect(page.getByText('Completed')).toBeVisible({ timeout: 1000 })
+  }).toPass({ timeout: 30_000 })
+  await expect(page.getByRole('img', { name: 'Version 2 of your portrait' })).toBeVisible()
+
+  await page.getByRole('button', { name: 'Make favourite' }).click()
+  await expect(page).toHaveURL(/\/generate\?task=[0-9a-f-]{36}$/)
+  await expect(page.getByText('Version 2 · Favourite')).toBeVisible()
+
+  await page.goto('/history')
+  await expect(page.getByText('Version 2 · Favourite')).toBeVisible()
+  await page.getByRole('button', { name: 'Make favourite' }).click()
+  await expect(page).toHaveURL(/\/history\?type=image&page=1$/)
+  await expect(page.getByText('Version 1 · Favourite')).toBeVisible()
+  await context.close()
+})

@@ -166,6 +166,13 @@ export function startGeminiFake(options: ImageApiFakeOptions = {}): Promise<Gemi
         await waitUnlessClosed(response, options.latencyMs)
         if (response.destroyed) return
       }
+      // Past `imageBudget`: the image is stopped by the safety filter (a final refusal for that call).
+      if (state.takeImages(1) === 0) {
+        return sendJson(response, 200, {
+          candidates: [{ finishReason: 'IMAGE_SAFETY', index: 0 }],
+          modelVersion: model,
+        })
+      }
       sendJson(
         response,
         200,

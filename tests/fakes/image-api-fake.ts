@@ -18,6 +18,11 @@ export interface ImageApiFakeOptions {
   latencyMs?: number
   /** Generation requests allowed in any 60 s window; more answer 429 (default: no limit). */
   rpm?: number
+  /**
+   * Images the fake makes in all before it refuses to make more (default: no end): a provider that
+   * delivers only some of the versions asked for. See each fake for how the refusal looks.
+   */
+  imageBudget?: number
 }
 
 /** A vision (structured output) request as the fake read it. */
@@ -73,6 +78,8 @@ export interface ImageApiFakeState<Mode extends string, Recorded> {
    * for it (false: the handler answers its service's 429).
    */
   admit(): boolean
+  /** Takes up to `wanted` images from `imageBudget`; answers how many may be made. */
+  takeImages(wanted: number): number
 }
 
 export async function startImageApiFake<Mode extends string, Recorded>(
@@ -89,6 +96,7 @@ export async function startImageApiFake<Mode extends string, Recorded>(
   const arrivals: number[] = []
   const admitted: number[] = []
   let refused = 0
+  let budget = options.imageBudget ?? Infinity
   const state: ImageApiFakeState<Mode, Recorded> = {
     apiKey: options.apiKey ?? fake.defaultApiKey,
     resultPng: await samplePng(fake.colour),
@@ -107,6 +115,11 @@ export async function startImageApiFake<Mode extends string, Recorded>(
       }
       admitted.push(now)
       return true
+    },
+    takeImages(wanted) {
+      const granted = Math.min(wanted, budget)
+      budget -= granted
+      return granted
     },
   }
   const server = await startHttpFake((request, response) => fake.handle(request, response, state), options)

@@ -5,7 +5,9 @@
  * guide describe it: multipart in, `{ data: [{ b64_json }] }` or `{ error: { message, type, param,
  * code } }` out. Like the real API it checks the key first (401 invalid_api_key), refuses a model
  * that does not exist (404 model_not_found, which is what a retired model answers) and a size the
- * gpt-image models do not make, and marks a rate limit with `retry-after` and x-ratelimit headers.
+ * gpt-image models do not make, and an `n` outside 1-10 (the API reference: "The number of images to
+ * generate. Must be between 1 and 10."); it answers `n` images, and marks a rate limit with
+ * `retry-after` and x-ratelimit headers. Past `imageBudget` it answers fewer images than asked for.
  * Point OPENAI_BASE_URL at `fake.baseUrl`.
  */
 import type { ServerResponse } from 'node:http'
@@ -163,6 +165,15 @@ export function startOpenAiFake(options: ImageApiFakeOptions = {}): Promise<Open
           ),
         )
       }
+      const n = text('n') === null ? 1 : Number(text('n'))
+      if (!Number.isInteger(n) || n < 1 || n > 10) {
+        const problem = !Number.isInteger(n)
+          ? `Invalid type for 'n': expected an integer, but got a string instead.`
+          : n < 1
+            ? `Invalid 'n': integer below minimum value. Expected a value >= 1, but got ${n} instead.`
+            : `Invalid 'n': integer above maximum value. Expected a value <= 10, but got ${n} instead.`
+        return sendJson(response, 400, apiError(problem, 'invalid_request_error', 'invalid_value', 'n'))
+      }
       if (!state.admit()) return rateLimited(response, model, 'requests per min (RPM)')
 
       switch (state.mode) {
@@ -250,7 +261,9 @@ export function startOpenAiFake(options: ImageApiFakeOptions = {}): Promise<Open
         await waitUnlessClosed(response, state.options.latencyMs)
         if (response.destroyed) return
       }
-      sendJson(response, 200, { created: now(), data: [{ b64_json: state.resultPng.toString('base64') }] })
+      const b64_json = state.resultPng.toString('base64')
+      const data = Array.from({ length: state.takeImages(n) }, () => ({ b64_json }))
+      sendJson(response, 200, { created: now(), data })
     },
   })
 }

@@ -87,3 +87,11 @@ test(`at most CSP_REPORTS_MAX_PER_HOUR (${MAX_PER_HOUR}) kinds are added an hour
   expect(summary.lastDay).toBe(201 + 2 + 3)
   expect(summary.recent[0]).toMatchObject({ page: '/auth/callback', count: 201 })
 })
+
+test('a report with a NUL character in it is counted without it, never a 500', async () => {
+  // PostgreSQL text cannot hold U+0000; a JSON body can (`\u0000`). A kind already stored (above).
+  const ads = async () => (await rows()).find((row) => row.blocked_url === 'https://ads.example')?.count
+  const before = await ads()
+  await send([{ page: '/auth/callback', blocked: 'https://ads.example/x.js', directive: 'script-src-\u0000elem' }])
+  expect(await ads()).toBe((before ?? 0) + 1)
+})

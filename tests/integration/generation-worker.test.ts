@@ -33,11 +33,12 @@ async function newTask(credits = 10, fields: Record<string, string> = {}) {
 function countingProvider(whileRendering = async () => {}): ImageProvider & { calls: number } {
   return {
     name: 'counting',
+    requestPerVersion: false,
     calls: 0,
     async generate(request) {
       this.calls++
       await whileRendering()
-      return { bytes: await sharp(request.images[0].bytes).png().toBuffer(), mimeType: 'image/png' }
+      return { images: [{ bytes: await sharp(request.images[0].bytes).png().toBuffer(), mimeType: 'image/png' }] }
     },
   }
 }
@@ -47,6 +48,7 @@ const storedResults = (taskId: string) => media.taskFiles().filter((file) => fil
 function failingProvider(error: Error): ImageProvider {
   return {
     name: 'failing',
+    requestPerVersion: false,
     async generate() {
       throw error
     },
@@ -59,11 +61,12 @@ describe('the generate_image job', () => {
     const seen: { request?: ImageRequest; progressDuringRun?: number } = {}
     const provider: ImageProvider = {
       name: 'recording',
+      requestPerVersion: false,
       async generate(request, context) {
         seen.request = request
         await context.onProgress(40)
         seen.progressDuringRun = (await taskRow(taskId)).progress
-        return { bytes: await sharp(request.images[0].bytes).png().toBuffer(), mimeType: 'image/png' }
+        return { images: [{ bytes: await sharp(request.images[0].bytes).png().toBuffer(), mimeType: 'image/png' }] }
       },
     }
     await runGeneration({ taskId }, jobHelpers(1), imageGeneration(provider))
@@ -172,15 +175,19 @@ describe('refunds happen exactly once', () => {
   test('a second run of the same task finishing later keeps the result the first one delivered', async () => {
     const { taskId } = await newTask()
     const sameBytes = async (request: ImageRequest) => ({
-      bytes: await sharp(request.images[0].bytes).png().toBuffer(),
-      mimeType: 'image/png',
+      images: [{ bytes: await sharp(request.images[0].bytes).png().toBuffer(), mimeType: 'image/png' }],
     })
     // The slower run (as after a stall recovery that unlocked a live job): while it renders, another
     // run of the job completes the task with the very same bytes, under the task's one result key.
     const slowRun: ImageProvider = {
       name: 'slow',
+      requestPerVersion: false,
       async generate(request) {
-        await runGeneration({ taskId }, jobHelpers(2), imageGeneration({ name: 'fast', generate: sameBytes }))
+        await runGeneration(
+          { taskId },
+          jobHelpers(2),
+          imageGeneration({ name: 'fast', requestPerVersion: false, generate: sameBytes }),
+        )
         return sameBytes(request)
       },
     }

@@ -8,7 +8,7 @@ import { loader as pendingLoader } from '#app/routes/api.image.pending-payment-p
 import { action as reviewAction } from '#app/routes/api.image.review-payment-proof.$id.ts'
 import { action as deleteAction } from '#app/routes/api.userManagement.users.$id.ts'
 import { signedScreenshotUrl } from '#domain/payments/payment-screenshots.server.ts'
-import { getDb } from '#platform/db.server.ts'
+import { getDb, getPool } from '#platform/db.server.ts'
 import { startFakeS3 } from '#tests/fakes/s3.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import { withOwnDataDir } from '#tests/helpers/generation.ts'
@@ -209,6 +209,27 @@ test('deleting the account deletes its screenshots from disk; the proofs stay, a
   // A deleted account's pending proof is no longer waiting for review.
   const list = await callRoute(pendingLoader, makeRequest('/api/image/pending-payment-proofs', { token: reviewer }))
   expect(((await list.json()) as { id: string }[]).some((item) => item.id === pending.id)).toBe(false)
+})
+
+test('a review holding the proof while the account is deleted finishes, and so does the deletion (no deadlock)', async () => {
+  const { user, token } = await createTestUser()
+  const proof = await proofWithScreenshot(token, '#0000aa')
+  // A review's own order of locks (reviewPaymentProof): the proof's row, then its owner's balance.
+  const review = await getPool().connect()
+  try {
+    await review.query('BEGIN')
+    await review.query(`UPDATE payment_proofs SET status = 'approved', reviewed_at = now() WHERE id = $1`, [proof.id])
+    const deletion = deleteAsAdmin(user.id)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    await review.query('UPDATE users SET credits = credits + 100 WHERE id = $1', [user.id])
+    await review.query('COMMIT')
+    await deletion
+  } finally {
+    review.release()
+  }
+  expect(await db.selectFrom('users').select('id').where('id', '=', user.id).executeTakeFirst()).toBeUndefined()
+  const kept = await db.selectFrom('payment_proofs').selectAll().where('id', '=', proof.id).executeTakeFirstOrThrow()
+  expect(kept).toMatchObject({ user_id: null, status: 'approved', screenshot_key: null })
 })
 
 test('with S3 storage, a deletion made through another web process deletes the screenshot from the bucket', async () => {

@@ -57,6 +57,20 @@ const routes: RouteCase[] = [
     params: { id: anId },
     calls: ['POST'],
   },
+  {
+    file: 'api.async-image.task.$id.favourite.ts',
+    guard: 'signed-in',
+    path: `/api/async-image/task/${anId}/favourite`,
+    params: { id: anId },
+    calls: ['PUT'],
+  },
+  {
+    file: 'api.async-image.task.$id.zip.ts',
+    guard: 'signed-in',
+    path: `/api/async-image/task/${anId}/zip`,
+    params: { id: anId },
+    calls: ['GET'],
+  },
   { file: 'api.async-image.tasks.today.ts', guard: 'signed-in', path: '/api/async-image/tasks/today', calls: ['GET'] },
   {
     file: 'api.async-video.delete.$taskId.ts',

@@ -10,6 +10,7 @@ import { startSmtpCatcher } from '#tests/fakes/smtp.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import { petPhoto, photoFile, submitGeneration, taskRow, withOwnDataDir } from '#tests/helpers/generation.ts'
 import { startWorker, waitFor } from '#tests/helpers/worker-process.ts'
+import { withMaker } from '#tests/helpers/made-by.ts'
 
 // The real worker process with IMAGE_PROVIDERS=openai,gemini against both fakes, a short stall
 // time and a breaker that opens after two failures; the web side's routes run in this process.
@@ -47,7 +48,7 @@ async function generated(token: string) {
   return waitFor(
     async () => {
       const row = await taskRow(taskId)
-      return row.status === 'completed' || row.status === 'failed' ? row : null
+      return row.status === 'completed' || row.status === 'failed' ? withMaker(row) : null
     },
     { timeout: 15_000, interval: 100 },
   )
@@ -63,20 +64,20 @@ test('a stall and a 503 move versions to Gemini; the breaker opens, skips OpenAI
 
   openai.setMode('hang')
   const stalled = await generated(token)
-  expect(stalled).toMatchObject({ status: 'completed', provider: 'gemini', provider_model: 'gemini-3.1-flash-image' })
+  expect(stalled).toMatchObject({ status: 'completed', madeBy: 'gemini', model: 'gemini-3.1-flash-image' })
 
   openai.setMode('unavailable')
-  expect(await generated(token)).toMatchObject({ status: 'completed', provider: 'gemini' })
+  expect(await generated(token)).toMatchObject({ status: 'completed', madeBy: 'gemini' })
   const calls = openai.requests.length
   expect(calls).toBe(2)
-  expect(await generated(token)).toMatchObject({ status: 'completed', provider: 'gemini' })
+  expect(await generated(token)).toMatchObject({ status: 'completed', madeBy: 'gemini' })
   expect(openai.requests.length).toBe(calls)
 
   // The task answer names who made it (the result panel's small print).
   const answer = await callRoute(taskLoader, makeRequest(`/api/async-image/task/${stalled.id}`, { token }), {
     id: stalled.id,
   })
-  expect((await answer.json()).result.madeBy).toEqual({ provider: 'gemini', model: 'gemini-3.1-flash-image' })
+  expect((await answer.json()).images).toMatchObject([{ index: 0, provider: 'gemini', model: 'gemini-3.1-flash-image' }])
 
   // The worker's metrics count the failovers by reason; the web's read each breaker's state.
   const workerMetrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()

@@ -22,6 +22,7 @@ import {
   withOwnDataDir,
 } from '#tests/helpers/generation.ts'
 import { jobHelpers, queuedJobs } from '#tests/helpers/jobs.ts'
+import { withMaker } from '#tests/helpers/made-by.ts'
 
 const OWNER = 'owner-of-the-shop@pawtrait.test'
 process.env.OWNER_EMAIL = OWNER
@@ -87,9 +88,10 @@ async function newTask() {
   return { user, taskId: body.taskId as string }
 }
 
+/** The task's row after one run, with who made its first version (`madeBy`, `model`). */
 async function run(taskId: string, options: ChainOptions = {}) {
   await runGeneration({ taskId }, jobHelpers(1), imageGeneration(chain(options)))
-  return taskRow(taskId)
+  return withMaker(await taskRow(taskId))
 }
 
 const breakerOf = (provider: string) =>
@@ -111,7 +113,7 @@ describe('failover within the same job', () => {
       const { user, taskId } = await newTask()
       const charged = await creditsOf(user.id)
       const row = await run(taskId)
-      expect(row).toMatchObject({ status: 'completed', provider: 'gemini', provider_model: 'gemini-3.1-flash-image' })
+      expect(row).toMatchObject({ status: 'completed', madeBy: 'gemini', model: 'gemini-3.1-flash-image' })
       expect(row.attempts).toBe(1)
       expect(await creditsOf(user.id)).toBe(charged)
       expect(await failoversOf(taskId)).toMatchObject([
@@ -124,7 +126,7 @@ describe('failover within the same job', () => {
 
     const calls = openai.requests.length
     const { taskId } = await newTask()
-    expect(await run(taskId)).toMatchObject({ status: 'completed', provider: 'gemini' })
+    expect(await run(taskId)).toMatchObject({ status: 'completed', madeBy: 'gemini' })
     expect(openai.requests.length).toBe(calls)
     expect(await failoversOf(taskId)).toMatchObject([{ reason: 'breaker_open' }])
   })
@@ -134,7 +136,7 @@ describe('failover within the same job', () => {
     const { taskId } = await newTask()
     const started = Date.now()
     const row = await run(taskId, { stallMs: 300 })
-    expect(row).toMatchObject({ status: 'completed', provider: 'gemini' })
+    expect(row).toMatchObject({ status: 'completed', madeBy: 'gemini' })
     expect(Date.now() - started).toBeLessThan(3_000)
     expect(await failoversOf(taskId)).toMatchObject([{ reason: 'stall' }])
     expect(openai.requests).toHaveLength(1)
@@ -145,7 +147,7 @@ describe('failover within the same job', () => {
     openai.setMode('slow_body')
     const { taskId } = await newTask()
     const row = await run(taskId, { stallMs: 300 })
-    expect(row).toMatchObject({ status: 'completed', provider: 'openai', provider_model: 'gpt-image-2' })
+    expect(row).toMatchObject({ status: 'completed', madeBy: 'openai', model: 'gpt-image-2' })
     expect(gemini.requests).toHaveLength(0)
     expect(await failoversOf(taskId)).toEqual([])
   })
@@ -198,7 +200,7 @@ describe('the breakers', () => {
     const emailsBefore = (await queuedJobs<{ to: string; subject: string }>('send_email')).length
     openai.setMode('insufficient_quota')
     const { taskId } = await newTask()
-    expect(await run(taskId)).toMatchObject({ status: 'completed', provider: 'gemini' })
+    expect(await run(taskId)).toMatchObject({ status: 'completed', madeBy: 'gemini' })
     expect(await breakerOf('openai')).toMatchObject({ state: 'open', open_reason: 'quota', failures: 1 })
     expect(await failoversOf(taskId)).toMatchObject([{ reason: 'quota' }])
     const emails = (await queuedJobs<{ to: string; subject: string; text: string }>('send_email')).slice(emailsBefore)
@@ -209,7 +211,7 @@ describe('the breakers', () => {
     // After the cool-down the probe finds the quota still gone: open again, and no second email this hour.
     await new Promise((resolve) => setTimeout(resolve, breakers.cooldownMs + 50))
     const again = await newTask()
-    expect(await run(again.taskId)).toMatchObject({ status: 'completed', provider: 'gemini' })
+    expect(await run(again.taskId)).toMatchObject({ status: 'completed', madeBy: 'gemini' })
     expect(await breakerOf('openai')).toMatchObject({ state: 'open', open_reason: 'quota' })
     expect(await queuedJobs('send_email')).toHaveLength(emailsBefore + 1)
   })
@@ -217,20 +219,20 @@ describe('the breakers', () => {
   test("Gemini's per-day RESOURCE_EXHAUSTED opens its breaker at once; a per-minute one only waits", async () => {
     gemini.setMode('rate_limit_once')
     const busy = await newTask()
-    expect(await run(busy.taskId, { first: 'gemini' })).toMatchObject({ status: 'completed', provider: 'openai' })
+    expect(await run(busy.taskId, { first: 'gemini' })).toMatchObject({ status: 'completed', madeBy: 'openai' })
     expect(await breakerOf('gemini')).toMatchObject({ state: 'closed', failures: 0 })
     expect(await failoversOf(busy.taskId)).toMatchObject([{ reason: 'busy' }])
 
     gemini.setMode('quota_exhausted_daily')
     const { taskId } = await newTask()
-    expect(await run(taskId, { first: 'gemini' })).toMatchObject({ status: 'completed', provider: 'openai' })
+    expect(await run(taskId, { first: 'gemini' })).toMatchObject({ status: 'completed', madeBy: 'openai' })
     expect(await breakerOf('gemini')).toMatchObject({ state: 'open', open_reason: 'quota' })
   })
 
   test('a refused key (401/403) opens the breaker at once', async () => {
     openai.setMode('forbidden')
     const { taskId } = await newTask()
-    expect(await run(taskId)).toMatchObject({ status: 'completed', provider: 'gemini' })
+    expect(await run(taskId)).toMatchObject({ status: 'completed', madeBy: 'gemini' })
     expect(await breakerOf('openai')).toMatchObject({ state: 'open', open_reason: 'auth' })
 
     gemini.setMode('forbidden')
@@ -257,7 +259,7 @@ describe('the breakers', () => {
       .execute()
     openai.setMode('success')
     const { taskId } = await newTask()
-    expect(await run(taskId)).toMatchObject({ status: 'completed', provider: 'openai' })
+    expect(await run(taskId)).toMatchObject({ status: 'completed', madeBy: 'openai' })
     expect(await breakerOf('openai')).toMatchObject({ state: 'closed', failures: 0 })
   })
 
@@ -329,9 +331,9 @@ describe('each provider keeps its own rate limit', () => {
   test('OpenAI full moves the version to Gemini; both full, the task waits; neither limit is exceeded', async () => {
     const limits = { openaiRpm: 1, geminiRpm: 1 }
     const first = await newTask()
-    expect(await run(first.taskId, limits)).toMatchObject({ status: 'completed', provider: 'openai' })
+    expect(await run(first.taskId, limits)).toMatchObject({ status: 'completed', madeBy: 'openai' })
     const second = await newTask()
-    expect(await run(second.taskId, limits)).toMatchObject({ status: 'completed', provider: 'gemini' })
+    expect(await run(second.taskId, limits)).toMatchObject({ status: 'completed', madeBy: 'gemini' })
     expect(await failoversOf(second.taskId)).toMatchObject([{ reason: 'busy' }])
     const third = await newTask()
     const waiting = await run(third.taskId, limits)

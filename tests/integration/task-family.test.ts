@@ -8,7 +8,7 @@ import { action as generatePage, loader as generatePageLoader } from '#app/route
 import { action as historyPage } from '#app/routes/history.tsx'
 import { likenessCorrections } from '#domain/generation/likeness-fix.ts'
 import { deleteFinishedTask } from '#domain/generation/user-tasks.server.ts'
-import { expireTasks } from '#domain/generation/task-states.server.ts'
+import { expireTasks, failTask } from '#domain/generation/task-states.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
@@ -195,7 +195,7 @@ test("a fix goes to the front of its user's queue, not of everyone's", async () 
   }
 })
 
-test('fix reasons appear on /analytics per template', async () => {
+test('fix reasons appear on /analytics per template and per provider of the version fixed', async () => {
   const { token, taskId } = await completedRun(10)
   await fix(taskId, token, { reasons: ['markings', 'eyes'], note: 'no blaze' })
   await fix(taskId, token, { reasons: ['markings'] })
@@ -206,8 +206,14 @@ test('fix reasons appear on /analytics per template', async () => {
     makeRequest(`/analytics?startDate=${today}&endDate=${today}`, { token: admin.token }),
   )
   const { fixReasons } = await response.json()
-  const generator = fixReasons.find((entry: { templateId: string | null }) => entry.templateId === null)
+  const generator = fixReasons.byTemplate.find((entry: { key: string | null }) => entry.key === null)
+  expect(generator).toMatchObject({ name: 'No template' })
   expect(generator.fixes).toBeGreaterThanOrEqual(2)
+  // The worker of this file draws with the instant provider, which each version records.
+  const instant = fixReasons.byProvider.find((entry: { key: string | null }) => entry.key === 'instant')
+  expect(instant).toMatchObject({ name: 'instant' })
+  expect(instant.fixes).toBeGreaterThanOrEqual(2)
+  expect(instant.reasons).toEqual(expect.arrayContaining([expect.objectContaining({ reason: 'markings' })]))
   expect(generator.reasons).toEqual(
     expect.arrayContaining([
       expect.objectContaining({ reason: 'markings', label: 'Markings' }),
@@ -341,5 +347,29 @@ test('over HTTP: the routes answer POST under the task path, and another method 
   } finally {
     await client.close()
     await web.close()
+  }
+})
+
+test('a free fix that fails gives its free fix back; a paid one that fails is refunded instead', async () => {
+  const { user, token, taskId } = await completedRun(10)
+  // No worker meanwhile, so the fixes wait queued until they are failed here.
+  await worker.stop()
+  try {
+    const free = await fix(taskId, token)
+    expect(free.body).toMatchObject({ creditCost: 0 })
+    expect(await db.transaction().execute((tx) => failTask(tx, free.body.taskId, 'The provider declined it'))).toBe(
+      true,
+    )
+    const again = await fix(taskId, token)
+    expect(again.body).toMatchObject({ creditCost: 0 })
+    const paid = await fix(taskId, token)
+    expect(paid.body).toMatchObject({ creditCost: 2, credits: 6 })
+    await db.transaction().execute((tx) => failTask(tx, paid.body.taskId, 'The provider declined it'))
+    // The paid fix is refunded and does not hand a free fix out.
+    expect((await fix(taskId, token)).body).toMatchObject({ creditCost: 2 })
+    expect(await balanceAndLedgerSum(user.id)).toEqual({ balance: 6, ledgerSum: 6 })
+  } finally {
+    worker = startWorker({ IMAGE_PROVIDER: 'instant' })
+    await worker.ready()
   }
 })

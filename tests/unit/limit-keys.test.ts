@@ -36,3 +36,9 @@ test('one mailbox, one key: case, +tags, and Gmail dots and googlemail.com', () 
   const gmail = ['victim@gmail.com', 'v.i.c.t.i.m@gmail.com', 'Vic.Tim+spam@googlemail.com', 'victim@GoogleMail.com']
   expect(new Set(gmail.map(mailboxKey))).toEqual(new Set(['victim@gmail.com']))
 })
+
+test('a domain written with its root dot is the same mailbox', () => {
+  // `example.com.` is `example.com` to DNS, and mail servers deliver to it; the email form accepts it.
+  expect(mailboxKey('victim+1@example.com.')).toBe('victim@example.com')
+  expect(mailboxKey('v.ictim@gmail.com.')).toBe('victim@gmail.com')
+})

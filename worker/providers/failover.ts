@@ -21,9 +21,10 @@ import {
   releaseProbe,
   type BreakerSettings,
 } from '#domain/generation/provider-breakers.server.ts'
+import type { BeforeRequest } from './shared-rate-limit.ts'
 import {
   ProviderError,
-  type GeneratedMedia,
+  type GeneratedImages,
   type ImageProvider,
   type ImageRequest,
   type ProviderContext,
@@ -31,8 +32,8 @@ import {
 
 export interface ChainLink {
   provider: ImageProvider
-  /** Its own shared rate limit, run right before its paid call. */
-  beforeRequest: () => Promise<void>
+  /** Its own shared rate limit, run right before its paid call(s); may grant fewer than asked. */
+  beforeRequest: BeforeRequest
 }
 
 export interface ProviderChain {
@@ -53,10 +54,11 @@ interface PassedOver {
 export async function generateWithFailover(
   db: DB,
   chain: ProviderChain,
-  request: ImageRequest,
+  request: Omit<ImageRequest, 'versions'>,
+  versions: number[],
   context: ProviderContext,
   taskId: string,
-): Promise<GeneratedMedia> {
+): Promise<GeneratedImages> {
   let passedOver: PassedOver | undefined
   let waitError: ProviderError | undefined
   let lastError: ProviderError | undefined
@@ -75,8 +77,11 @@ export async function generateWithFailover(
       continue
     }
     const probing = admission.state === 'probe'
+    let asked = versions
     try {
-      await beforeRequest()
+      // One request for every version (OpenAI's `n`), or one per version (Gemini): as many as granted.
+      const granted = await beforeRequest(provider.requestPerVersion ? versions.length : 1)
+      if (provider.requestPerVersion) asked = versions.slice(0, granted)
     } catch (error) {
       if (probing) await releaseProbe(db, name)
       if (!(error instanceof ProviderError) || error.reason !== 'busy') throw error
@@ -86,9 +91,9 @@ export async function generateWithFailover(
     }
     if (passedOver) await noteFailover(db, taskId, passedOver, name)
     try {
-      const media = await provider.generate(request, context)
+      const made = await provider.generate({ ...request, versions: asked }, context)
       if (chain.breakers) await recordSuccess(db, name)
-      return { ...media, madeBy: { provider: name, model: provider.model ?? null } }
+      return { ...made, madeBy: { provider: name, model: provider.model ?? null } }
     } catch (error) {
       if (!(error instanceof ProviderError) || context.signal.aborted) throw error
       const reason = error.reason

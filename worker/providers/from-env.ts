@@ -2,6 +2,7 @@ import type { WorkerEnv } from '#worker/env.ts'
 import { createImageProvider } from './image/index.ts'
 import { createInstantImageProvider } from './instant.ts'
 import type { ProviderChain } from './failover.ts'
+import type { BeforeRequest } from './shared-rate-limit.ts'
 import type { ImageProvider, VideoOperationProvider, VideoProvider } from './types.ts'
 import { createVideoProvider } from './video/index.ts'
 
@@ -49,7 +50,7 @@ type ChainEnv = ImageEnv &
  */
 export function imageChainFromEnv(
   env: ChainEnv,
-  limitFor: (provider: ImageProvider, rpm: number | undefined) => () => Promise<void>,
+  limitFor: (provider: ImageProvider, rpm: number | undefined) => BeforeRequest,
 ): ProviderChain {
   const ownRpm: Record<string, number | undefined> = { openai: env.OPENAI_RPM, gemini: env.GEMINI_RPM }
   return {

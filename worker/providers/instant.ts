@@ -1,13 +1,15 @@
 import { petPhoto } from './image/image-bytes.ts'
-import { ProviderError, type ImageProvider } from './types.ts'
+import { ProviderError, versionsOf, type ImageProvider } from './types.ts'
 
 /**
  * Tests and benchmarks only (the environment refuses it in production): answers the pet photo
- * itself, after `delayMs` (so a test can catch a job mid-flight), without any rendering cost.
+ * itself, once per version asked for, after `delayMs` (so a test can catch a job mid-flight),
+ * without any rendering cost.
  */
 export function createInstantImageProvider(delayMs: number): ImageProvider {
   return {
     name: 'instant',
+    requestPerVersion: false,
     model: null,
     async generate(request, context) {
       const photo = petPhoto(request)
@@ -15,7 +17,7 @@ export function createInstantImageProvider(delayMs: number): ImageProvider {
         await context.onProgress(10)
         await abortableDelay(delayMs, context.signal)
       }
-      return { bytes: photo.bytes, mimeType: photo.mimeType }
+      return { images: versionsOf(request).map(() => ({ bytes: photo.bytes, mimeType: photo.mimeType })) }
     },
   }
 }

@@ -6,6 +6,9 @@
  * short gap between reserving and the request reaching the provider can never put more than the
  * limit into any 60 s window the provider measures.
  *
+ * A run of several versions made by as many requests (Gemini) reserves them together and is
+ * granted as many as the window has room for (the rest are asked for on a later run).
+ *
  * No room: a ProviderError with `retryAfterMs` (when the oldest request leaves the window), which
  * the job turns into a later run that uses up no attempt.
  */
@@ -15,25 +18,37 @@ import { ProviderError } from './types.ts'
 
 const WINDOW_MS = 61_000
 
-/** For a provider without a limit. */
-export const noLimit = async () => {}
+/** Called right before paid requests: reserves up to `wanted` (default 1), answers how many it may make. */
+export type BeforeRequest = (wanted?: number) => Promise<number>
 
-/** A function to call right before each paid request. */
-export function sharedRateLimit(db: DB, provider: string, service: string, rpm: number | undefined) {
+/** For a provider without a limit. */
+export const noLimit: BeforeRequest = async (wanted = 1) => wanted
+
+/** A function to call right before each paid request (or set of them). */
+export function sharedRateLimit(db: DB, provider: string, service: string, rpm: number | undefined): BeforeRequest {
   if (rpm === undefined) return noLimit
-  return async () => {
-    const waitMs = await reserveRequest(db, provider, rpm)
-    if (waitMs > 0) {
+  return async (wanted = 1) => {
+    const { granted, waitMs } = await reserveRequest(db, provider, rpm, wanted)
+    if (granted === 0) {
       throw new ProviderError(`Waiting for room at ${service} (limit ${rpm} requests per minute).`, {
         retryable: true,
         retryAfterMs: waitMs,
       })
     }
+    return granted
   }
 }
 
-/** Reserves one request when the window has room (answers 0), or answers how long until it will. */
-export async function reserveRequest(db: DB, provider: string, rpm: number): Promise<number> {
+/**
+ * Reserves up to `wanted` requests, as many as the window has room for (`granted`), or none and
+ * answers how long until there will be room (`waitMs`).
+ */
+export async function reserveRequest(
+  db: DB,
+  provider: string,
+  rpm: number,
+  wanted = 1,
+): Promise<{ granted: number; waitMs: number }> {
   return db.transaction().execute(async (tx) => {
     await sql`SELECT pg_advisory_xact_lock(hashtext('provider_requests'), hashtext(${provider}))`.execute(tx)
     await sql`
@@ -46,10 +61,14 @@ export async function reserveRequest(db: DB, provider: string, rpm: number): Pro
       FROM provider_requests WHERE provider = ${provider}
     `.execute(tx)
     const { used, wait_ms } = rows[0]
-    if (used < rpm) {
-      await tx.insertInto('provider_requests').values({ provider }).execute()
-      return 0
+    const granted = Math.max(0, Math.min(wanted, rpm - used))
+    if (granted > 0) {
+      await tx
+        .insertInto('provider_requests')
+        .values(Array.from({ length: granted }, () => ({ provider })))
+        .execute()
+      return { granted, waitMs: 0 }
     }
-    return Math.max(1, wait_ms ?? 1)
+    return { granted: 0, waitMs: Math.max(1, wait_ms ?? 1) }
   })
 }

@@ -28,13 +28,18 @@ export interface ImageRequest {
   style: string
   /** The guided options when the request came from Guide mode, for renderers that use them. */
   guided: GuidedOptions | null
+  /**
+   * Which versions of the task to make (default [0]): as many images, each index a seed of its own
+   * (the local renderer draws each index differently). Missing versions of a retry ask only for theirs.
+   */
+  versions?: number[]
+  /** A re-roll's or a likeness fix's fresh seed, for renderers that take one (the local one). */
+  seed?: number
 }
 
 export interface GeneratedMedia {
   bytes: Buffer
   mimeType: string
-  /** Which provider and model made it, when a chain of providers (failover.ts) answered. */
-  madeBy?: MadeBy
 }
 
 export interface MadeBy {
@@ -48,12 +53,28 @@ export interface ProviderContext {
   onProgress: (percent: number) => void | Promise<void>
 }
 
+/**
+ * The versions a provider made, in the order asked for. Fewer than asked only with a `shortfall`,
+ * the error that stopped the others; when none came the provider throws instead.
+ */
+export interface GeneratedImages {
+  images: GeneratedMedia[]
+  shortfall?: unknown
+  /** Which provider and model made them, when a chain of providers (failover.ts) answered. */
+  madeBy?: MadeBy
+}
+
 export interface ImageProvider {
   readonly name: string
   /** The model it asks for (null for the offline renderers). */
   readonly model?: string | null
-  generate(request: ImageRequest, context: ProviderContext): Promise<GeneratedMedia>
+  /** Each version is a paid request of its own (Gemini), counted one by one by the rate limit. */
+  readonly requestPerVersion: boolean
+  generate(request: ImageRequest, context: ProviderContext): Promise<GeneratedImages>
 }
+
+/** How many versions a request asks for. */
+export const versionsOf = (request: Pick<ImageRequest, 'versions'>) => request.versions ?? [0]
 
 export interface VideoRequest {
   mode: 'image' | 'text'

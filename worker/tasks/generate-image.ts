@@ -10,15 +10,17 @@ import type { GenerationJob } from './run-generation.ts'
 
 /**
  * How an image task asks its providers: the prompt built from the stored params, every stored
- * image, along the chain of providers (failover.ts). A bare provider is a chain of one without
- * breakers; `beforeRequest` runs right before its (paid) call: the shared rate limit.
+ * image, the versions still missing, along the chain of providers (failover.ts): each provider's
+ * shared rate limit counts one request for a provider that makes every version in one call
+ * (OpenAI's `n`) and one per version otherwise (Gemini), and may grant fewer than asked. A bare
+ * provider is a chain of one without breakers, `beforeRequest` its rate limit.
  */
 export function imageGeneration(source: ImageProvider | ProviderChain, beforeRequest = noLimit): GenerationJob {
   const chain = 'links' in source ? source : { links: [{ provider: source, beforeRequest }], breakers: null }
   return {
     jobName: 'generate_image',
     providerName: chain.links[0].provider.name,
-    async produce(task, images, context) {
+    async produce(task, images, context, versions) {
       const parsed = imageTaskParamsSchema.safeParse(task.params)
       if (!parsed.success) throw new ProviderError('The task options are invalid.', { retryable: false })
       const params = parsed.data
@@ -26,8 +28,8 @@ export function imageGeneration(source: ImageProvider | ProviderChain, beforeReq
         .filter(Boolean)
         .join(' ')
       const guided = params.mode === 'customize' ? null : params.guided
-      const request = { images, prompt, style: params.style, guided }
-      return generateWithFailover(getDb(), chain, request, context, task.id)
+      const request = { images, prompt, style: params.style, guided, seed: params.seed }
+      return generateWithFailover(getDb(), chain, request, versions, context, task.id)
     },
   }
 }

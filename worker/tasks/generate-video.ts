@@ -26,7 +26,8 @@ export function videoGeneration(
     jobName: 'generate_video',
     providerName: provider.name,
     async produce(task, images, context) {
-      if ('generate' in provider) return provider.generate(videoRequest(task.params, images[0]), context)
+      if ('generate' in provider)
+        return { images: [await provider.generate(videoRequest(task.params, images[0]), context)] }
 
       let operation = task.provider_operation
       if (!operation) {
@@ -36,7 +37,7 @@ export function videoGeneration(
         await context.onProgress(5)
       }
       const state = await provider.check(operation, context.elapsedMs, context)
-      if (state.done) return state.media
+      if (state.done) return { images: [state.media] }
       await context.onProgress(state.progress)
       return { checkAgainInMs: provider.pollIntervalMs }
     },

@@ -2,11 +2,11 @@ import type { Task } from 'graphile-worker'
 import type { TaskKind } from '#platform/db-schema.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getWorkerEnv, type WorkerEnv } from '#worker/env.ts'
-import { sharedRateLimit } from '#worker/providers/shared-rate-limit.ts'
+import { sharedRateLimit, type BeforeRequest } from '#worker/providers/shared-rate-limit.ts'
 import { runGeneration, type GenerationJob } from './run-generation.ts'
 
 /** A provider's requests-per-minute limit, shared by every worker (none when `rpm` is undefined). */
-export type LimitFor = (provider: { name: string }, rpm: number | undefined) => () => Promise<void>
+export type LimitFor = (provider: { name: string }, rpm: number | undefined) => BeforeRequest
 
 interface GenerationWiring {
   kind: TaskKind

@@ -21,13 +21,13 @@ import { getDb, waitForDatabase } from '#platform/db.server.ts'
 import { getWorkerEnv } from '#worker/env.ts'
 import { contentTypeForKey, getMediaBytes, getStorage } from '#platform/storage.server.ts'
 import { failureOutcome, observeTaskFinished, observeTaskStarted } from '#worker/task-metrics.ts'
-import { findStoredResult, storeResult } from './task-results.ts'
+import { findStoredVersions, missingVersions, storeVersion } from './task-results.ts'
+import type { StoredVersion } from '#domain/generation/task-states.server.ts'
 import {
   ProviderError,
-  type GeneratedMedia,
+  type GeneratedImages,
   type ImageInput,
   type ImageMimeType,
-  type MadeBy,
   type ProviderContext,
 } from '#worker/providers/types.ts'
 
@@ -42,11 +42,19 @@ export interface GenerationContext extends ProviderContext {
   elapsedMs: number
 }
 
-/** What differs between an image and a video job: which provider runs, and how it is asked. */
+/**
+ * What differs between an image and a video job: which provider runs, and how it is asked for the
+ * `versions` (indexes) the task still lacks. It may answer fewer (the rest are asked for again).
+ */
 export interface GenerationJob {
   jobName: LaterRun['jobName']
   providerName: string
-  produce(task: GenerationTask, inputs: ImageInput[], context: GenerationContext): Promise<GeneratedMedia | CheckAgain>
+  produce(
+    task: GenerationTask,
+    inputs: ImageInput[],
+    context: GenerationContext,
+    versions: number[],
+  ): Promise<GeneratedImages | CheckAgain>
 }
 
 const payloadSchema = z.object({ taskId: z.string().uuid() })
@@ -62,8 +70,11 @@ const LONGEST_WAIT_MS = 60_000
 
 /**
  * Runs one attempt of a generation task: processing with a heartbeat, the provider with its
- * progress written to the row, the result stored under the task's result key before the task is
- * completed (task-results.ts); an attempt that finds a stored result skips the provider.
+ * progress written to the row, each version stored under its own key before the task is
+ * completed (task-results.ts); an attempt asks only for the versions not stored yet.
+ * A provider that delivers only some versions: the missing ones are retried like a failed call
+ * while attempts are left; at the end the task completes with those it has, and each missing
+ * version is refunded (completeTask).
  * Waiting (no room at the provider, a 429, a provider that cannot be reached, an operation still
  * rendering) re-schedules the job and frees the slot (see task-waits.server.ts). A retryable
  * failure puts the task back in the queue and throws, so graphile-worker retries with its backoff;
@@ -117,36 +128,58 @@ async function runAttempt(taskId: string, helpers: JobHelpers, job: GenerationJo
       .finally(() => (beating = false))
   }
   const heartbeat = setInterval(beat, getWorkerEnv().TASK_HEARTBEAT_MS)
+  const delivered: StoredVersion[] = []
   try {
-    let key = await findStoredResult(task)
-    let madeBy: MadeBy | undefined
-    if (key) helpers.logger.info(`task ${taskId}: using the result an earlier attempt received`)
-    else {
-      const inputs = await loadInputs(task.input_keys)
+    delivered.push(...(await findStoredVersions(task)))
+    if (delivered.length > 0) helpers.logger.info(`task ${taskId}: using ${delivered.length} version(s) stored earlier`)
+    let missing = missingVersions(task.variants, delivered)
+    let inputs: ImageInput[] | undefined
+    while (missing.length > 0) {
+      inputs ??= await loadInputs(task.input_keys)
       const started = task.started_at?.getTime() ?? Date.now()
-      const result = await job.produce(task, inputs, {
-        signal: helpers.abortSignal,
-        onProgress: (percent) => atMost(PROGRESS_WAIT_MS, recordProgress(db, taskId, percent)),
-        elapsedMs: Math.max(0, Date.now() - started - task.waited_ms),
-      })
+      const result = await job.produce(
+        task,
+        inputs,
+        {
+          signal: helpers.abortSignal,
+          onProgress: (percent) => atMost(PROGRESS_WAIT_MS, recordProgress(db, taskId, percent)),
+          elapsedMs: Math.max(0, Date.now() - started - task.waited_ms),
+        },
+        missing,
+      )
       if ('checkAgainInMs' in result) {
         await checkAgainLater(db, later(result.checkAgainInMs))
         return
       }
-      key = await storeResult(taskId, result)
-      madeBy = result.madeBy
+      const made = result.images.slice(0, missing.length)
+      for (const [at, media] of made.entries()) {
+        delivered.push({ ...(await storeVersion(taskId, missing[at], media)), ...result.madeBy })
+      }
+      if (result.shortfall !== undefined) throw result.shortfall
+      if (made.length === 0) throw new ProviderError('The provider answered without an image.', { retryable: false })
+      missing = missing.slice(made.length)
     }
-    const completed = await completeTask(db, taskId, key, madeBy)
-    if (completed) observeTaskFinished(task, 'completed')
-    else if (await isResultOrphaned(db, taskId, key)) {
-      // Recovery gave up on this task and refunded it meanwhile: nothing points at this result.
-      await getStorage().delete(key)
-    }
+    await finish(task, delivered)
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error
-    await settleFailure(error, { task, helpers, job, later })
+    await settleFailure(error, { task, helpers, job, later, delivered })
   } finally {
     clearInterval(heartbeat)
+  }
+}
+
+/**
+ * Completes the task with the versions it has; `shortfall` is why the others are missing (each is
+ * refunded). Files of a task that recovery failed meanwhile are removed: nothing points at them.
+ */
+async function finish(task: GenerationTask, delivered: StoredVersion[], shortfall?: string) {
+  const db = getDb()
+  if (await completeTask(db, task.id, delivered, shortfall)) {
+    observeTaskFinished(task, 'completed')
+    return
+  }
+  for (const { key } of delivered) {
+    if (await isResultOrphaned(db, task.id, key)) await getStorage().delete(key)
   }
 }
 
@@ -161,7 +194,15 @@ async function settleFailure(
     helpers,
     job,
     later,
-  }: { task: GenerationTask; helpers: JobHelpers; job: GenerationJob; later: (delayMs: number) => LaterRun },
+    delivered,
+  }: {
+    task: GenerationTask
+    helpers: JobHelpers
+    job: GenerationJob
+    later: (delayMs: number) => LaterRun
+    /** Versions stored so far: a final failure completes the task with them, refunding the rest. */
+    delivered: StoredVersion[]
+  },
 ) {
   const db = getDb()
   const taskId = task.id
@@ -190,6 +231,10 @@ async function settleFailure(
     throw error
   }
   const reason = error instanceof ProviderError ? error.message : INTERNAL_FAILURE
+  if (delivered.length > 0) {
+    await finish(task, delivered, reason)
+    return
+  }
   if (await db.transaction().execute((tx) => failTask(tx, taskId, reason))) {
     observeTaskFinished(task, failureOutcome(error))
   }

@@ -23,7 +23,7 @@ test('the instant provider answers the photo, and stops when the job is aborted'
   const request = { images: [photo], prompt: 'p', style: 'general', guided: null }
   const quick = parseEnv({ ...base, IMAGE_PROVIDER: 'instant' })
   const context = { signal: new AbortController().signal, onProgress: () => {} }
-  expect(await imageProviderFromEnv(quick).generate(request, context)).toEqual(photo)
+  expect(await imageProviderFromEnv(quick).generate(request, context)).toEqual({ images: [photo] })
 
   const slow = imageProviderFromEnv(
     parseEnv({ ...base, IMAGE_PROVIDER: 'instant', INSTANT_PROVIDER_DELAY_MS: '60000' }),
@@ -40,7 +40,7 @@ describe('IMAGE_PROVIDERS, the ordered list a version fails over along', () => {
     const limits: Array<[string, number | undefined]> = []
     const chain = imageChainFromEnv(parseEnv({ ...base, ...keys, ...source }), (provider, rpm) => {
       limits.push([provider.name, rpm])
-      return async () => {}
+      return async (wanted = 1) => wanted
     })
     return { names: chain.links.map((link) => link.provider.name), limits, breakers: chain.breakers }
   }

@@ -35,7 +35,7 @@ describe('Gemini image provider', () => {
       context,
     )
 
-    expect(result).toEqual({ bytes: fake.resultPng, mimeType: 'image/png' })
+    expect(result).toEqual({ images: [{ bytes: fake.resultPng, mimeType: 'image/png' }] })
     expect(context.progress.at(-1)).toBe(100)
     const [sent] = fake.requests
     expect(sent.model).toBe('gemini-3.1-flash-image')
@@ -54,8 +54,8 @@ describe('Gemini image provider', () => {
 
   it('accepts the image part in snake_case', async () => {
     fake.setMode('success_snake_case')
-    const result = await gemini().generate(await imageRequest(), testContext())
-    expect(result.bytes.equals(fake.resultPng)).toBe(true)
+    const { images } = await gemini().generate(await imageRequest(), testContext())
+    expect(images[0].bytes.equals(fake.resultPng)).toBe(true)
   })
 
   it('makes a 429 retryable, and the retry succeeds', async () => {
@@ -63,7 +63,7 @@ describe('Gemini image provider', () => {
     expect(error).toMatchObject({ retryable: true, status: 429 })
 
     const retried = await gemini().generate(await imageRequest(), testContext())
-    expect(retried.bytes.equals(fake.resultPng)).toBe(true)
+    expect(retried.images[0].bytes.equals(fake.resultPng)).toBe(true)
   })
 
   it('makes a 500 retryable', async () => {

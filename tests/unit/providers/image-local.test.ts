@@ -8,7 +8,9 @@ import { guided, imageRequest, petPhoto, providerFailure, testContext } from './
 const provider = createLocalImageProvider()
 
 async function render(overrides: Partial<ImageRequest> = {}): Promise<Buffer> {
-  const result = await provider.generate(await imageRequest(overrides), testContext())
+  const {
+    images: [result],
+  } = await provider.generate(await imageRequest(overrides), testContext())
   expect(result.mimeType).toBe('image/png')
   return result.bytes
 }
@@ -58,6 +60,12 @@ describe('local image provider', () => {
   it('gives the same picture for the same request', async () => {
     const options = { background: 'a sunny beach', accessories: 'red bow' }
     expect(hash(await renderGuided(options))).toBe(hash(await renderGuided(options)))
+  })
+
+  it("draws a re-roll's seed differently from its run, and the same seed alike", async () => {
+    const [run, reroll, again] = await Promise.all([render(), render({ seed: 12345 }), render({ seed: 12345 })])
+    expect(hash(reroll)).not.toBe(hash(run))
+    expect(hash(again)).toBe(hash(reroll))
   })
 
   it('treats each style differently', async () => {

@@ -30,7 +30,7 @@ describe('OpenAI image provider', () => {
       context,
     )
 
-    expect(result).toEqual({ bytes: fake.resultPng, mimeType: 'image/png' })
+    expect(result).toEqual({ images: [{ bytes: fake.resultPng, mimeType: 'image/png' }] })
     expect(context.progress.at(-1)).toBe(100)
     const [sent] = fake.requests
     expect(sent).toMatchObject({
@@ -63,7 +63,7 @@ describe('OpenAI image provider', () => {
     expect(error.message).toContain('too many requests')
 
     const retried = await openai().generate(await imageRequest(), testContext())
-    expect(retried.bytes.equals(fake.resultPng)).toBe(true)
+    expect(retried.images[0].bytes.equals(fake.resultPng)).toBe(true)
   })
 
   it('makes a 500 retryable', async () => {

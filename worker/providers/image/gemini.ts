@@ -3,13 +3,16 @@
  * the images travel inline as base64 parts; the picture comes back as an inline-data part.
  * A blocked request is not an HTTP error here: it is a 200 without an image, explained by
  * `promptFeedback.blockReason` or the candidate's `finishReason`.
+ * Image models take no `candidateCount`, so several versions are as many calls, made at once, each
+ * a request of its own for the rate limit (requestPerVersion).
  */
 import { z } from 'zod'
 import { errorForAnswer, refusalError, shorten } from '../http.ts'
 import { ProviderError } from '../types.ts'
-import type { GeneratedMedia, ImageProvider, ImageRequest } from '../types.ts'
+import type { GeneratedMedia, ImageProvider, ImageRequest, ProviderContext } from '../types.ts'
 import { imageFromBase64 } from './image-bytes.ts'
 import { postImageCall } from './image-call.ts'
+import { makeEachVersion } from './versions.ts'
 
 export interface GeminiImageConfig {
   apiKey: string
@@ -78,26 +81,29 @@ export function createGeminiImageProvider(config: GeminiImageConfig): ImageProvi
   return {
     name: 'gemini',
     model,
-    async generate(request, context) {
-      const { answer, http } = await postImageCall(request, context, config, {
-        service: SERVICE,
-        endpoint,
-        headers: { 'x-goog-api-key': config.apiKey, 'content-type': 'application/json' },
-        body: () => JSON.stringify(requestBody(request)),
-      })
-      if (!answer.ok) throw errorForAnswer(answer, http)
+    requestPerVersion: true,
+    generate: (request, context) => makeEachVersion(request, () => generateOne(request, context)),
+  }
 
-      const parsed = answerSchema.safeParse(answer.body)
-      if (!parsed.success) {
-        throw new ProviderError(`${SERVICE} returned an answer that could not be understood.`, {
-          retryable: false,
-          status: answer.status,
-        })
-      }
-      const image = imageFromAnswer(parsed.data)
-      await context.onProgress(100)
-      return image
-    },
+  async function generateOne(request: ImageRequest, context: ProviderContext): Promise<GeneratedMedia> {
+    const { answer, http } = await postImageCall(request, context, config, {
+      service: SERVICE,
+      endpoint,
+      headers: { 'x-goog-api-key': config.apiKey, 'content-type': 'application/json' },
+      body: () => JSON.stringify(requestBody(request)),
+    })
+    if (!answer.ok) throw errorForAnswer(answer, http)
+
+    const parsed = answerSchema.safeParse(answer.body)
+    if (!parsed.success) {
+      throw new ProviderError(`${SERVICE} returned an answer that could not be understood.`, {
+        retryable: false,
+        status: answer.status,
+      })
+    }
+    const image = imageFromAnswer(parsed.data)
+    await context.onProgress(100)
+    return image
   }
 }
 

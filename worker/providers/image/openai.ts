@@ -1,13 +1,14 @@
 /**
  * OpenAI Images "edit" API (GPT Image models): the pet photo and any reference images go up as
- * repeated `image[]` multipart parts with the prompt; the answer carries the result as base64.
+ * repeated `image[]` multipart parts with the prompt; the answer carries the results as base64.
+ * Several versions are one call with `n` (the API takes 1 to 10), so one request however many.
  */
 import { z } from 'zod'
 import { errorForAnswer, refusalError } from '../http.ts'
 import type { HttpCallOptions } from '../http.ts'
 import type { JsonAnswer } from '../types.ts'
 import { ProviderError } from '../types.ts'
-import type { ImageProvider, ImageRequest } from '../types.ts'
+import { versionsOf, type ImageProvider, type ImageRequest } from '../types.ts'
 import { imageFromBase64 } from './image-bytes.ts'
 import { postImageCall } from './image-call.ts'
 
@@ -40,6 +41,7 @@ export function createOpenAiImageProvider(config: OpenAiImageConfig): ImageProvi
 
   return {
     name: 'openai',
+    requestPerVersion: false,
     model,
     async generate(request, context) {
       const { answer, http } = await postImageCall(request, context, config, {
@@ -51,8 +53,8 @@ export function createOpenAiImageProvider(config: OpenAiImageConfig): ImageProvi
       if (!answer.ok) throw answerError(answer, http)
 
       const parsed = answerSchema.safeParse(answer.body)
-      const image = parsed.success ? imageFromBase64(parsed.data.data[0].b64_json) : null
-      if (!image) {
+      const images = parsed.success ? parsed.data.data.flatMap((item) => imageFromBase64(item.b64_json) ?? []) : []
+      if (images.length === 0) {
         // Final: the call was billed, and repeating it is unlikely to change the answer's shape.
         throw new ProviderError(`${SERVICE} answered without a usable image.`, {
           retryable: false,
@@ -60,7 +62,13 @@ export function createOpenAiImageProvider(config: OpenAiImageConfig): ImageProvi
         })
       }
       await context.onProgress(100)
-      return image
+      const asked = versionsOf(request).length
+      if (images.length >= asked) return { images: images.slice(0, asked) }
+      const shortfall = new ProviderError(`${SERVICE} made ${images.length} of the ${asked} versions asked for.`, {
+        retryable: false,
+        status: answer.status,
+      })
+      return { images, shortfall }
     },
   }
 }
@@ -69,7 +77,7 @@ function editForm(request: ImageRequest, model: string, size: string): FormData 
   const form = new FormData()
   form.append('model', model)
   form.append('prompt', request.prompt)
-  form.append('n', '1')
+  form.append('n', String(versionsOf(request).length))
   form.append('size', size)
   request.images.forEach((image, index) => {
     const extension = image.mimeType.slice('image/'.length)
