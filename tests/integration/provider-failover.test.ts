@@ -131,6 +131,30 @@ describe('failover within the same job', () => {
     expect(await failoversOf(taskId)).toMatchObject([{ reason: 'breaker_open' }])
   })
 
+  test('a run of two versions moves whole to Gemini (one call per version), charged once, each version naming its maker', async () => {
+    openai.setMode('unavailable')
+    const { user, token } = await createTestUser({ credits: 10 })
+    const { body } = await submitGeneration(token, [photoFile(await petPhoto())], { variants: '2' })
+    const taskId = body.taskId as string
+    const charged = await creditsOf(user.id)
+    await runGeneration({ taskId }, jobHelpers(1), imageGeneration(chain()))
+    expect((await taskRow(taskId)).status).toBe('completed')
+    const versions = await db
+      .selectFrom('task_versions')
+      .select(['version_index', 'provider', 'model'])
+      .where('task_id', '=', taskId)
+      .orderBy('version_index')
+      .execute()
+    expect(versions).toEqual([
+      { version_index: 0, provider: 'gemini', model: 'gemini-3.1-flash-image' },
+      { version_index: 1, provider: 'gemini', model: 'gemini-3.1-flash-image' },
+    ])
+    expect(openai.requests).toHaveLength(1)
+    expect(gemini.requests).toHaveLength(2)
+    expect(await creditsOf(user.id)).toBe(charged)
+    expect(await refundsOf(taskId)).toEqual([])
+  })
+
   test('a hanging socket (no headers within PROVIDER_STALL_MS) is a stall: the version moves on at once', async () => {
     openai.setMode('hang')
     const { taskId } = await newTask()
