@@ -77,7 +77,9 @@ test('a stall and a 503 move versions to Gemini; the breaker opens, skips OpenAI
   const answer = await callRoute(taskLoader, makeRequest(`/api/async-image/task/${stalled.id}`, { token }), {
     id: stalled.id,
   })
-  expect((await answer.json()).images).toMatchObject([{ index: 0, provider: 'gemini', model: 'gemini-3.1-flash-image' }])
+  expect((await answer.json()).images).toMatchObject([
+    { index: 0, provider: 'gemini', model: 'gemini-3.1-flash-image' },
+  ])
 
   // The worker's metrics count the failovers by reason; the web's read each breaker's state.
   const workerMetrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()
