@@ -74,9 +74,11 @@ export async function benchFailover({ db, url }: BenchDatabase) {
 
       const tasks = await db
         .selectFrom('generation_tasks')
-        .select(['status', 'provider', 'attempts'])
+        .select(['status', 'attempts'])
         .where('id', 'in', ids)
         .execute()
+      const makers = await db.selectFrom('task_versions').select('provider').where('task_id', 'in', ids).execute()
+      const madeBy = (provider: string) => makers.filter((version) => version.provider === provider).length
       const failovers = await db
         .selectFrom('provider_failovers')
         .select(['reason', 'failed_at', 'created_at'])
@@ -122,7 +124,7 @@ export async function benchFailover({ db, url }: BenchDatabase) {
 
       return {
         'tasks completed (target 60 of 60)': tasks.filter((task) => task.status === 'completed').length,
-        'versions made by openai / gemini': `${tasks.filter((task) => task.provider === 'openai').length} / ${tasks.filter((task) => task.provider === 'gemini').length}`,
+        'versions made by openai / gemini': `${madeBy('openai')} / ${madeBy('gemini')}`,
         'failovers (retryable / stall / breaker_open / busy)': `${byReason('retryable')} / ${byReason('stall')} / ${byReason('breaker_open')} / ${byReason('busy')}`,
         'failover time p95 ms, failure to next provider starting (target < 5000)': round(percentile(failoverMs, 95), 0),
         'failover time max ms': failoverMs.at(-1) ?? 0,
