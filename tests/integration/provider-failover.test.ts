@@ -11,7 +11,7 @@ import { imageGeneration } from '#worker/tasks/generate-image.ts'
 import { runGeneration } from '#worker/tasks/run-generation.ts'
 import { startGeminiFake, type GeminiFake } from '#tests/fakes/gemini.ts'
 import { startOpenAiFake, type OpenAiFake } from '#tests/fakes/openai.ts'
-import { createTestUser } from '#tests/helpers/app.ts'
+import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import {
   creditsOf,
   petPhoto,
@@ -22,6 +22,7 @@ import {
   withOwnDataDir,
 } from '#tests/helpers/generation.ts'
 import { jobHelpers, queuedJobs } from '#tests/helpers/jobs.ts'
+import { loader as analyticsLoader } from '#app/routes/analytics.tsx'
 import { withMaker } from '#tests/helpers/made-by.ts'
 
 const OWNER = 'owner-of-the-shop@pawtrait.test'
@@ -374,4 +375,28 @@ describe('each provider keeps its own rate limit', () => {
       { provider: 'image:openai', count: 1 },
     ])
   })
+})
+
+test('/analytics shows versions per provider and model, and failovers per day with their reasons', async () => {
+  openai.setMode('unavailable')
+  await run((await newTask()).taskId)
+  openai.setMode('success')
+  await db.deleteFrom('provider_breakers').execute()
+  await run((await newTask()).taskId)
+
+  const admin = await createTestUser({ role: 'superadmin' })
+  const today = new Date().toISOString().slice(0, 10)
+  const response = await callRoute(
+    analyticsLoader,
+    makeRequest(`/analytics?startDate=${today}&endDate=${today}`, { token: admin.token }),
+  )
+  expect(response.status).toBe(200)
+  const { providers } = await response.json()
+  expect(providers.versions).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({ provider: 'gemini', model: 'gemini-3.1-flash-image' }),
+      expect.objectContaining({ provider: 'openai', model: 'gpt-image-2' }),
+    ]),
+  )
+  expect(providers.failoversByDay).toEqual([{ date: today, count: 1, reasons: 'retryable 1' }])
 })
