@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import { z } from 'zod'
 import type { DB } from '#platform/db.server.ts'
 import { HttpError, badRequest, notFound } from '#domain/http-error.server.ts'
+import { VARIANT_CHOICES } from '#domain/generation/image-generation-form.ts'
 
 /**
  * A run's versions after it ended: which one is the favourite (stands for the task in history and
@@ -10,6 +11,7 @@ import { HttpError, badRequest, notFound } from '#domain/http-error.server.ts'
  */
 
 const uuid = z.string().uuid()
+const MOST_VERSIONS = Math.max(...VARIANT_CHOICES)
 
 /** The favourite's index as the API and the pages send it: a whole number from 0. */
 export const favouriteSchema = z.object({
@@ -21,7 +23,8 @@ export const favouriteSchema = z.object({
         invalid_type_error: 'index must be a version number (0 for the first)',
       })
       .int('index must be a whole number')
-      .min(0, 'index must be 0 or more'),
+      .min(0, 'index must be 0 or more')
+      .max(MOST_VERSIONS - 1, `index must be at most ${MOST_VERSIONS - 1} (a run has up to ${MOST_VERSIONS} versions)`),
   ),
 })
 

@@ -329,6 +329,13 @@ describe('favourite and download of all', () => {
     })
     expect((await putFavourite(token, taskId, { index: -1 })).status).toBe(400)
     expect((await putFavourite(token, taskId, { index: 'first' })).status).toBe(400)
+    // Past what a database integer holds: still a plain refusal, never a 500.
+    for (const index of [1e10, '2147483648']) {
+      expect(await putFavourite(token, taskId, { index })).toEqual({
+        status: 400,
+        body: { message: 'index must be at most 3 (a run has up to 4 versions)' },
+      })
+    }
     expect((await putFavourite(token, taskId, {})).status).toBe(400)
     expect((await putFavourite(token, 'not-a-task', { index: 0 })).status).toBe(404)
     expect((await taskRow(taskId)).favourite_index).toBe(0)
