@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { DB } from '#platform/db.server.ts'
 import { HttpError, badRequest, notFound } from '#domain/http-error.server.ts'
 import { VARIANT_CHOICES } from '#domain/generation/image-generation-form.ts'
+import { isTaskId } from '#domain/generation/user-tasks.server.ts'
 
 /**
  * A run's versions after it ended: which one is the favourite (stands for the task in history and
@@ -10,7 +11,6 @@ import { VARIANT_CHOICES } from '#domain/generation/image-generation-form.ts'
  * reaches either; another user's task is as unknown as a missing one.
  */
 
-const uuid = z.string().uuid()
 const MOST_VERSIONS = Math.max(...VARIANT_CHOICES)
 
 /** The favourite's index as the API and the pages send it: a whole number from 0. */
@@ -30,7 +30,7 @@ export const favouriteSchema = z.object({
 
 /** The user's own image task, or 404. */
 async function ownImageTask(db: DB, userId: string, taskId: string) {
-  const task = uuid.safeParse(taskId).success
+  const task = isTaskId(taskId)
     ? await db
         .selectFrom('generation_tasks')
         .select(['id', 'status', 'variants'])
