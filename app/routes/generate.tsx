@@ -98,7 +98,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /**
  * The same submission as the API, for browsers without JavaScript; a url-encoded post is the
- * result panel's Re-roll or likeness fix form.
+ * result panel's Make favourite, Re-roll or likeness fix form.
  */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)

@@ -14,7 +14,8 @@ import type { TaskImage, TaskView } from '#domain/generation/task-view.ts'
  */
 
 const uuid = z.string().uuid()
-const isTaskId = (value: unknown): value is string => uuid.safeParse(value).success
+/** Whether a value can be a task's id (a UUID): anything else is a task not found, never a query. */
+export const isTaskId = (value: unknown): value is string => uuid.safeParse(value).success
 
 const descriptions: Record<TaskKind, Record<GenerationTask['source'], string>> = {
   image: { generate: 'Generate pet portrait', template: 'Generate from template' },
