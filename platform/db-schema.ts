@@ -315,6 +315,31 @@ export interface CspReportsTable {
   logged_at: Generated<Date>
 }
 
+/** A user's saved pet (migration 0037); its traits go on the tasks made with it. */
+export interface PetsTable {
+  id: Generated<string>
+  user_id: string
+  name: string
+  species: string
+  breed: Generated<string>
+  colours: Generated<string>
+  markings: Generated<string>
+  created_at: CreatedAt
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>
+}
+
+/** A saved pet's reference photo, stored under `pets/<pet id>/` (migration 0037). */
+export interface PetPhotosTable {
+  id: Generated<string>
+  pet_id: string
+  key: string
+  width: number
+  height: number
+  /** The order the generator sends them in, from 0. */
+  position: number
+  created_at: CreatedAt
+}
+
 export interface PhotoChecksTable {
   /** Hex SHA-256 of the uploaded bytes. */
   sha256: string
@@ -383,6 +408,8 @@ export interface Database {
   photo_checks: PhotoChecksTable
   task_families: TaskFamiliesTable
   likeness_fix_reports: LikenessFixReportsTable
+  pets: PetsTable
+  pet_photos: PetPhotosTable
   provider_breakers: ProviderBreakersTable
   provider_failovers: ProviderFailoversTable
 }
@@ -392,3 +419,4 @@ export type GenerationTask = Selectable<GenerationTasksTable>
 export type PaymentProof = Selectable<PaymentProofsTable>
 export type PaymentVerification = Selectable<PaymentVerificationsTable>
 export type Template = Selectable<TemplatesTable>
+export type Pet = Selectable<PetsTable>

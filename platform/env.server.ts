@@ -95,6 +95,8 @@ export const sharedFields = z.object({
   GEMINI_VISION_MODEL: z.string().default('gemini-3.5-flash-lite'),
   // One vision call of the photo check; past it the check goes on with the local checks alone.
   PHOTO_CHECK_TIMEOUT_MS: positiveInt(8_000),
+  // One call to OpenAI's moderation endpoint (with OPENAI_API_KEY); past it the input goes on unmoderated.
+  MODERATION_TIMEOUT_MS: positiveInt(5_000),
 
   USDT_TRC20_ADDRESS: z.string().default(''),
   USDT_ERC20_ADDRESS: z.string().default(''),

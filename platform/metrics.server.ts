@@ -113,6 +113,12 @@ function createMetrics() {
       labelNames: ['reason'] as const,
       registers,
     }),
+    moderationSkipped: new Counter({
+      name: 'pawtrait_moderation_skipped_total',
+      help: 'Inputs that went on unmoderated because the moderation call failed, by why',
+      labelNames: ['reason'] as const,
+      registers,
+    }),
     buildInfo: new Gauge({
       name: 'pawtrait_build_info',
       help: 'Always 1; the running build version is its label',

@@ -9,6 +9,7 @@ import { getEnv } from '#platform/env.server.ts'
 import { initLogging } from '#platform/logger.server.ts'
 import { startMetricsServer } from '#platform/metrics-server.server.ts'
 import { getMetrics } from '#platform/metrics.server.ts'
+import { moderationState } from '#platform/moderation-state.server.ts'
 import { publicOrigin } from '#platform/public-url.server.ts'
 import { exitOnStartupError } from '#platform/startup.server.ts'
 import { createWebApp } from './app.ts'
@@ -33,6 +34,7 @@ try {
 
   const server = app.listen(env.PORT, () => {
     console.log(`[web] Pawtrait is running at ${publicOrigin(env)}`)
+    console.log(`[web] Moderation ${moderationState().summary}`)
     // Under `npm run dev`: tells remix dev that this build is served, so it may update the open pages.
     if (process.env.REMIX_DEV_ORIGIN) logDevReady(build)
   })

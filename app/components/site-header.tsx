@@ -26,6 +26,7 @@ export function SiteHeader() {
   const accountLinks = user ? (
     <>
       <Link to="/history">History</Link>
+      <Link to="/pets">My Pets</Link>
       <Link to="/profile">Profile</Link>
       {adminLinks
         .filter((link) => can(link.permission))

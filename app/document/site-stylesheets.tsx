@@ -7,6 +7,7 @@ import generateVideoStyles from '#app/styles/generate-video.css'
 import generateStyles from '#app/styles/generate.css'
 import historyStyles from '#app/styles/history.css'
 import paymentsStyles from '#app/styles/payments.css'
+import petsStyles from '#app/styles/pets.css'
 import systemStatusStyles from '#app/styles/system-status.css'
 import taskSidebarStyles from '#app/styles/task-sidebar.css'
 import userManagementStyles from '#app/styles/user-management.css'
@@ -22,6 +23,7 @@ const STYLESHEETS = [
   generateVideoStyles,
   historyStyles,
   paymentsStyles,
+  petsStyles,
   systemStatusStyles,
   userManagementStyles,
 ]

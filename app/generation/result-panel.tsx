@@ -48,7 +48,17 @@ export function TaskResultPanel({ task, placeholder, genericFailure, children }:
             {taskStatusText(task)}
           </p>
           {task.status === 'failed' ? (
-            <p className="form-error">{task.error ?? genericFailure} Your credits have been refunded.</p>
+            <p className="form-error">
+              {task.error ?? genericFailure}
+              {task.refunds?.length ? null : ' Your credits have been refunded.'}
+            </p>
+          ) : null}
+          {task.refunds?.length ? (
+            <ul className="task-refunds" aria-label="Refunds">
+              {task.refunds.map((line, index) => (
+                <li key={index}>{line}</li>
+              ))}
+            </ul>
           ) : null}
           {children(task)}
         </>

@@ -14,6 +14,9 @@ import { GeneratorForm, useGeneratorForm } from '#app/generation/generator-form.
 import { GeneratorShell } from '#app/generation/generator-shell.tsx'
 import { ModeSwitch } from '#app/generation/generator-fields.tsx'
 import { PhotoUpload, useFilePreview } from '#app/generation/photo-upload.tsx'
+import { SavedPetChoice, toSavedPetOption, type SavedPetOption } from '#app/pets/saved-pet-choice.tsx'
+import { SavePetFromTask } from '#app/pets/save-pet-from-task.tsx'
+import { listPets } from '#domain/pets/pets.server.ts'
 import { PhotoCheckNote, usePhotoCheck } from '#app/generation/photo-check-note.tsx'
 import {
   CustomizeFields,
@@ -74,11 +77,14 @@ const PORTRAITS: Generator = {
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request)
   const db = getDb()
-  const [styles, settings, task] = await Promise.all([
+  const [styles, settings, task, pets] = await Promise.all([
     listStyles(db, 'generator'),
     getSystemConfig(db),
     findShownTask(request, user?.id, 'image'),
+    user ? listPets(db, user.id) : [],
   ])
+  // `?pet=<id>` (the /pets page's "Use in the generator") starts with that pet chosen.
+  const chosen = new URL(request.url).searchParams.get('pet')
   return json({
     styles: styles.filter((style) => isGeneratorStyle(style.value)),
     cost: settings.imageGenerationCreditCost,
@@ -86,12 +92,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     offlineRenderer: getEnv().IMAGE_PROVIDER === 'local',
     task,
     family: user && task ? await findTaskFamily(db, user.id, task.id) : null,
+    pets: pets.map(toSavedPetOption),
+    chosenPet: pets.some((pet) => pet.id === chosen) ? chosen : null,
   })
 }
 
 /**
  * The same submission as the API, for browsers without JavaScript; a url-encoded post is the
- * result panel's Re-roll or likeness fix form.
+ * result panel's Make favourite, Re-roll or likeness fix form.
  */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
@@ -109,7 +117,8 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Generate() {
-  const { styles, cost, offlineRenderer, task, family, freeLikenessFixes } = useLoaderData<typeof loader>()
+  const { styles, cost, offlineRenderer, task, family, freeLikenessFixes, pets, chosenPet } =
+    useLoaderData<typeof loader>()
   return (
     <GeneratorShell
       generator={PORTRAITS}
@@ -121,7 +130,7 @@ export default function Generate() {
           ? 'The offline renderer is in use: portraits are drawn on this server from your photo, without an AI model.'
           : null
       }
-      form={(follow) => <PortraitForm styles={styles} cost={cost} follow={follow} />}
+      form={(follow) => <PortraitForm styles={styles} cost={cost} follow={follow} pets={pets} chosenPet={chosenPet} />}
       placeholder="Your portrait will appear here. You can follow every task in Today's Tasks."
       result={(shown) => (
         <PortraitResult
@@ -135,39 +144,60 @@ export default function Generate() {
   )
 }
 
-function PortraitForm({ styles, cost, follow }: { styles: StyleJson[]; cost: number; follow: TaskFollow }) {
+interface PortraitFormProps {
+  styles: StyleJson[]
+  cost: number
+  follow: TaskFollow
+  pets: SavedPetOption[]
+  chosenPet: string | null
+}
+
+function PortraitForm({ styles, cost, follow, pets, chosenPet }: PortraitFormProps) {
   const user = useRootData()?.user
   // Without JavaScript both modes' fields stay enabled (CSS shows the chosen one's).
   const hydrated = useHydrated()
   const [template, clearTemplate] = useTemplateHandoff(hydrated)
   const [mode, setMode] = useState<PortraitMode>('guide')
   const [photoPreview, showPhoto] = useFilePreview()
+  const [petId, setPetId] = useState(chosenPet ?? '')
+  // Without JavaScript the photo input stays too: left empty, the chosen pet's photos are used.
+  const petChosen = hydrated && petId !== ''
   const [photoCheck, checkPhoto] = usePhotoCheck()
   const [variants, setVariants] = useState(1)
   const { form, fields, submitting } = useGeneratorForm(PORTRAITS, follow, {
     id: 'generate',
     schema: imageGenerationSchema,
-    defaultValue: { style: 'general', mode: 'guide', personification: 'no' },
+    defaultValue: { style: 'general', mode: 'guide', personification: 'no', petId: chosenPet ?? '' },
     task: { type: 'image', source: template ? 'template' : 'generate' },
   })
 
   return (
     <GeneratorForm form={form}>
       <fieldset className="generate-step">
-        <legend>Step 1: Upload a pet photo</legend>
-        <PhotoUpload
-          field={fields.images}
-          label="Pet photo"
-          preview={photoPreview}
-          alt="Your pet photo"
-          hint={<>Choose a clear photo of your pet (JPEG, PNG, WebP or GIF, up to {MAX_IMAGE_MB}MB)</>}
-          onChange={(event) => {
-            showPhoto(event.currentTarget.files?.[0])
-            void checkPhoto(event.currentTarget.files?.[0])
-          }}
-          errors={Object.values(fields.images.allErrors).flat()}
-        />
-        <PhotoCheckNote state={photoCheck} />
+        <legend>{pets.length > 0 ? 'Step 1: Use a saved pet or upload a photo' : 'Step 1: Upload a pet photo'}</legend>
+        {pets.length > 0 ? <SavedPetChoice pets={pets} field={fields.petId} onChange={setPetId} /> : null}
+        <fieldset className="photo-upload-step" disabled={petChosen} hidden={petChosen}>
+          <legend className="visually-hidden">Upload a new photo</legend>
+          <PhotoUpload
+            field={fields.images}
+            label="Pet photo"
+            preview={photoPreview}
+            alt="Your pet photo"
+            hint={<>Choose a clear photo of your pet (JPEG, PNG, WebP or GIF, up to {MAX_IMAGE_MB}MB)</>}
+            onChange={(event) => {
+              showPhoto(event.currentTarget.files?.[0])
+              void checkPhoto(event.currentTarget.files?.[0])
+            }}
+            errors={Object.values(fields.images.allErrors).flat()}
+          />
+          <PhotoCheckNote state={photoCheck} />
+        </fieldset>
+        {user ? (
+          <p className="muted">
+            <Link to="/pets">{pets.length > 0 ? 'Manage your saved pets' : 'Save your pet'}</Link> to pick it here
+            instead of uploading again.
+          </p>
+        ) : null}
       </fieldset>
 
       <fieldset className="generate-step">
@@ -256,6 +286,7 @@ function PortraitResult({ task, cost, freeLikenessFixes, family }: PortraitResul
         action={`${PORTRAITS.page}?task=${task.id}`}
       />
       <KeptInHistory what="All your portraits are" history="/history" />
+      <SavePetFromTask taskId={task.id} />
     </>
   )
 }

@@ -185,6 +185,8 @@ export default function SystemStatusPage() {
         <dd>
           {status.storage.driver} · {status.storage.location}
         </dd>
+        <dt>Moderation</dt>
+        <dd data-moderation={status.moderation.on ? 'on' : 'off'}>{status.moderation.summary}</dd>
         <dt>Build</dt>
         <dd>{status.version}</dd>
         <dt>Live updates (this web machine)</dt>

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
-import type { LedgerType } from '#platform/db-schema.ts'
+import type { LedgerType, TaskKind } from '#platform/db-schema.ts'
 import type { DB, Tx } from '#platform/db.server.ts'
+import { refundLine, type RefundReason } from './refund-reasons.ts'
 
 /**
  * Credits live in users.credits and every change is mirrored by one row of the append-only ledger
@@ -63,13 +64,23 @@ export async function grantCredits(tx: Tx, entry: Omit<LedgerEntry, 'type'> & { 
 }
 
 /**
- * Refunds the given versions of a task, one ledger line each (with the reason), at `unitCost` a
- * version. The credit_transactions_refund_once index (task, version) makes each line once-only: a
- * second refund of the same version throws and rolls the caller's transaction back.
+ * Refunds the given versions of a task, one ledger line each naming its version and `reason` in
+ * plain words (refund-reasons.ts), at `unitCost` a version. The credit_transactions_refund_once
+ * index (task, version) makes each line once-only: a second refund of the same version throws and
+ * rolls the caller's transaction back.
  */
 export async function refundVersions(
   tx: Tx,
-  refund: { userId: string; taskId: string; unitCost: number; versionIndexes: number[]; description: string },
+  refund: {
+    userId: string
+    taskId: string
+    kind: TaskKind
+    /** How many versions the run asked for. */
+    variants: number
+    unitCost: number
+    versionIndexes: number[]
+    reason: RefundReason
+  },
 ) {
   if (refund.unitCost <= 0) return
   for (const versionIndex of refund.versionIndexes) {
@@ -77,7 +88,7 @@ export async function refundVersions(
       userId: refund.userId,
       type: 'earn',
       amount: refund.unitCost,
-      description: refund.description,
+      description: refundLine(refund.reason, { kind: refund.kind, index: versionIndex, of: refund.variants }),
       taskId: refund.taskId,
       versionIndex,
     })

@@ -4,6 +4,7 @@ import type { Template } from '#platform/db-schema.ts'
 import type { DB } from '#platform/db.server.ts'
 import { badRequest, notFound } from '#domain/http-error.server.ts'
 import { makeThumbnail, normalizeUploadedImage } from '#domain/media/images.server.ts'
+import { requireModeratedInputs } from '#domain/moderation/moderate-inputs.server.ts'
 import { mediaUrl } from '#domain/media/media-url.ts'
 import { type MediaStorage, mediaKey } from '#platform/storage.server.ts'
 import {
@@ -67,6 +68,11 @@ export interface NewTemplate {
 export async function createTemplate(db: DB, storage: MediaStorage, input: NewTemplate): Promise<TemplateJson> {
   const style = await requireGalleryStyle(db, input.style)
   const original = await normalizeUploadedImage(input.image)
+  // Users apply a template's prompts to paid runs: they are moderated like a user's own text.
+  await requireModeratedInputs({
+    text: [input.prompt, input.templatePrompt].filter(Boolean).join('\n'),
+    photos: [original.bytes],
+  })
   const [thumbnail, display] = await Promise.all([
     makeThumbnail(original.bytes, THUMBNAIL_WIDTH),
     makeThumbnail(original.bytes, DISPLAY_WIDTH),

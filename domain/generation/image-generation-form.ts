@@ -4,9 +4,10 @@ import { GENERATOR_STYLES, guidedOptionsSchema, PROMPT_MAX_LENGTH } from '#domai
 /**
  * The fields of POST /api/async-image/generate (spec section 7), shared by the API, the /generate
  * page's action and its in-browser validation: `images` (the pet photo first, then up to five
- * references in Customize mode), `style`, and either `prompt` (Customize), the guided fields with
- * an empty prompt (Guide), or `templatePrompt`/`prompt`/`template_id` with style `template`; and
- * `variants`, how many versions to make (an addition to the spec: 1, 2 or 4, default 1).
+ * references in Customize mode) or `petId` (a saved pet, whose photos replace the pet photo;
+ * `images` then holds only references), `style`, and either `prompt` (Customize), the guided
+ * fields with an empty prompt (Guide), or `templatePrompt`/`prompt`/`template_id` with style
+ * `template`; and `variants`, how many versions to make (an addition to the spec: 1, 2 or 4, default 1).
  */
 
 export const MAX_REFERENCE_IMAGES = 5
@@ -33,14 +34,14 @@ export const imageGenerationSchema = z
   .object({
     // An empty file input still sends an empty part, which conform reads as undefined.
     images: z
-      .array(image.optional(), { required_error: NO_PHOTO_MESSAGE })
+      .array(image.optional())
+      .default([])
       .transform((files) => files.filter((file) => file !== undefined))
       .pipe(
-        z
-          .array(image)
-          .min(1, NO_PHOTO_MESSAGE)
-          .max(MAX_IMAGES, `Upload the pet photo and at most ${MAX_REFERENCE_IMAGES} reference images`),
+        z.array(image).max(MAX_IMAGES, `Upload the pet photo and at most ${MAX_REFERENCE_IMAGES} reference images`),
       ),
+    /** A saved pet of the user's, instead of the pet photo: its photos lead the task's images. */
+    petId: z.string().trim().uuid('Unknown saved pet').optional(),
     style: z.enum(GENERATOR_STYLES, {
       errorMap: () => ({ message: `Unknown style: choose one of ${GENERATOR_STYLES.join(', ')}` }),
     }),
@@ -55,13 +56,33 @@ export const imageGenerationSchema = z
   })
   .superRefine((value, ctx) => {
     const mode = generationMode(value)
+    if (!value.petId && value.images.length === 0) {
+      ctx.addIssue({ code: 'custom', path: ['images'], message: NO_PHOTO_MESSAGE })
+    }
+    // With a saved pet, `images` holds only the reference images.
+    const references = value.petId ? value.images.length : value.images.length - 1
+    if (value.petId && references > 0 && mode !== 'customize') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['images'],
+        message: 'You chose a saved pet: leave the photo empty, or choose "Upload a new photo"',
+      })
+      return
+    }
+    if (references > MAX_REFERENCE_IMAGES) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['images'],
+        message: `Add at most ${MAX_REFERENCE_IMAGES} reference images`,
+      })
+    }
     if (mode === 'customize' && !value.prompt) {
       ctx.addIssue({ code: 'custom', path: ['prompt'], message: 'Please describe the portrait you want' })
     }
     if (mode === 'template' && !value.prompt && !value.templatePrompt) {
       ctx.addIssue({ code: 'custom', path: ['templatePrompt'], message: 'The template has no prompt' })
     }
-    if (mode !== 'customize' && value.images.length > 1) {
+    if (mode !== 'customize' && references > 0) {
       ctx.addIssue({
         code: 'custom',
         path: ['images'],

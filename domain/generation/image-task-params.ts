@@ -20,22 +20,28 @@ export const imageTaskParamsSchema = z.object({
   likenessFix: likenessFixSchema.optional(),
   /** What the photo check's vision model (or a saved pet) says of the pet; absent offline, or on older tasks. */
   traits: petTraitsSchema.optional(),
+  /** The saved pet the task was made with: its photos lead the task's images (decision 0032). */
+  petId: z.string().optional(),
+  petPhotoCount: z.number().int().min(1).optional(),
 })
 
 export type ImageTaskParams = z.infer<typeof imageTaskParamsSchema>
 
 /** What the prompt builder needs, given how many images the task stored. */
 export function promptInputFor(params: ImageTaskParams, imageCount: number): ImagePromptInput {
+  const petPhotoCount = params.petPhotoCount ?? 1
+  // Only a task made with a saved pet of several photos says how many there are.
+  const pet = { traits: params.traits, ...(params.petPhotoCount ? { petPhotoCount } : {}) }
   switch (params.mode) {
     case 'guide':
-      return { mode: 'guide', style: params.style, guided: params.guided, traits: params.traits }
+      return { mode: 'guide', style: params.style, guided: params.guided, ...pet }
     case 'customize':
       return {
         mode: 'customize',
         style: params.style,
         prompt: params.prompt,
-        referenceImageCount: imageCount - 1,
-        traits: params.traits,
+        referenceImageCount: imageCount - petPhotoCount,
+        ...pet,
       }
     case 'template':
       return {
@@ -43,7 +49,7 @@ export function promptInputFor(params: ImageTaskParams, imageCount: number): Ima
         style: params.style,
         templatePrompt: params.templatePrompt,
         prompt: params.prompt,
-        traits: params.traits,
+        ...pet,
       }
   }
 }

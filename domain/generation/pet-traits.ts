@@ -35,3 +35,8 @@ const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 60)
 function listed(items: string[]) {
   return items.length === 1 ? items[0] : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`
 }
+
+/** Said when a saved pet's several photos lead the images, so the model knows they are one pet. */
+export function petPhotosSentence(count: number): string {
+  return count > 1 ? `The first ${count} images all show this same pet from different angles` : ''
+}

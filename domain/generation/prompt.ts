@@ -4,7 +4,7 @@
  * what the worker understands. Pure and free of Node-only APIs.
  */
 import { z } from 'zod'
-import { traitsSentence, type PetTraits } from './pet-traits.ts'
+import { petPhotosSentence, traitsSentence, type PetTraits } from './pet-traits.ts'
 
 export const GUIDED_FIELD_MAX_LENGTH = 200
 export const PROMPT_MAX_LENGTH = 4000
@@ -41,13 +41,15 @@ export const imagePromptSchema = z.string().trim().min(1).max(PROMPT_MAX_LENGTH)
 
 export type ImagePromptInput = (
   | { mode: 'guide'; style: string; guided: GuidedOptions }
-  /** referenceImageCount: how many extra reference images follow the pet photo. */
+  /** referenceImageCount: how many extra reference images follow the pet photo(s). */
   | { mode: 'customize'; style: string; prompt: string; referenceImageCount: number }
   /** Templates carry their own templatePrompt; the plain prompt is the fallback. */
   | { mode: 'template'; style: string; templatePrompt: string; prompt: string }
 ) & {
   /** What the photo check saw of the pet, to hold the likeness. */
   traits?: PetTraits
+  /** How many of the images are photos of the pet (a saved pet's photos), 1 when absent. */
+  petPhotoCount?: number
 }
 
 export interface GuidedItem {
@@ -73,7 +75,7 @@ export function guidedItems(guided: GuidedOptions): GuidedItem[] {
 }
 
 export function buildImagePrompt(input: ImagePromptInput): string {
-  const sentences = [stylePhrase(input.style)]
+  const sentences = [stylePhrase(input.style), petPhotosSentence(input.petPhotoCount ?? 1)]
   switch (input.mode) {
     case 'guide':
       sentences.push(...guidedSentences(input.guided))

@@ -58,7 +58,11 @@ export async function recoverStalledTasks(db: DB, stallMs: number) {
     // The task is settled before its job runs again or goes: both commit together.
     await db.transaction().execute(async (tx) => {
       if (retry) await requeueTask(tx, task.id)
-      else if (await failTask(tx, task.id, task.job_id === null ? NO_JOB_REASON : UNFINISHED_REASON))
+      else if (
+        task.job_id === null
+          ? await failTask(tx, task.id, NO_JOB_REASON, 'not_scheduled')
+          : await failTask(tx, task.id, UNFINISHED_REASON, 'interrupted')
+      )
         failed.push(task.id)
       if (task.locked_by && task.worker_alive) {
         // Failed: the old job, unlocked by graphile-worker after 4 hours, finds the task finished.

@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import type { DB, Tx } from '#platform/db.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
 import { refundVersions } from '#domain/credits/credits.server.ts'
+import type { RefundReason } from '#domain/credits/refund-reasons.ts'
 import { returnFreeFix } from './free-fixes.server.ts'
 import { MEDIA_RETENTION_DAYS } from './task-view.ts'
 import { taskKeys, versionKeysColumn } from '#domain/generation/user-tasks.server.ts'
@@ -70,10 +71,16 @@ export interface StoredVersion {
 /**
  * Completes a processing task with the versions it received (a single key: one version 0), in one
  * transaction: the versions' rows, the first as the favourite (its key is the result), and a refund
- * line for each version asked for that did not come, with `shortfall` as the reason. False when
- * the task is no longer processing (recovery failed and refunded it meanwhile).
+ * line for each version asked for that did not come, with `shortfall` as the reason (by default,
+ * the provider made fewer). False when the task is no longer processing (recovery failed and
+ * refunded it meanwhile).
  */
-export async function completeTask(db: DB, taskId: string, delivered: string | StoredVersion[], shortfall?: string) {
+export async function completeTask(
+  db: DB,
+  taskId: string,
+  delivered: string | StoredVersion[],
+  shortfall: RefundReason = 'not_delivered',
+) {
   const versions = typeof delivered === 'string' ? [{ index: 0, key: delivered }] : delivered
   if (versions.length === 0) throw new Error(`completeTask(${taskId}) needs at least one version`)
   const favourite = versions.reduce((first, version) => (version.index < first.index ? version : first))
@@ -122,9 +129,11 @@ export async function completeTask(db: DB, taskId: string, delivered: string | S
     await refundVersions(tx, {
       userId: task.user_id,
       taskId,
+      kind: task.kind,
+      variants: task.variants,
       unitCost: unitCost(task),
       versionIndexes: missing,
-      description: `Refund: ${task.kind} version not delivered (${shortfall ?? 'the provider made fewer versions'})`,
+      reason: shortfall,
     })
     return true
   })
@@ -166,12 +175,13 @@ export async function requeueTask(db: DB | Tx, taskId: string) {
 }
 
 /**
- * Marks an unfinished task failed and refunds each of its versions (one ledger line each), in the
- * caller's transaction. The status guard locks the row, so of two concurrent calls only one
- * refunds; the ledger's credit_transactions_refund_once index (task, version) would refuse a
- * second refund anyway. Answers whether this call failed it.
+ * Marks an unfinished task failed and refunds each of its versions (one ledger line each, with
+ * `refund` worded into it: refund-reasons.ts; `reason` is shown on the task), in the caller's
+ * transaction. The status guard locks the row, so of two concurrent calls only one refunds; the
+ * ledger's credit_transactions_refund_once index (task, version) would refuse a second refund
+ * anyway. Answers whether this call failed it.
  */
-export async function failTask(tx: Tx, taskId: string, reason: string) {
+export async function failTask(tx: Tx, taskId: string, reason: string, refund: RefundReason = 'internal') {
   const task = await tx
     .updateTable('generation_tasks')
     .set({ status: 'failed', error: reason, finished_at: sql`now()`, expires_at: retentionEnd, heartbeat_at: null })
@@ -184,9 +194,11 @@ export async function failTask(tx: Tx, taskId: string, reason: string) {
   await refundVersions(tx, {
     userId: task.user_id,
     taskId,
+    kind: task.kind,
+    variants: task.variants,
     unitCost: unitCost(task),
     versionIndexes: versionIndexes(task.variants),
-    description: `Refund: ${task.kind} generation failed`,
+    reason: refund,
   })
   return true
 }

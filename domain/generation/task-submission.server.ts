@@ -9,9 +9,10 @@ import { recordImageGeneration } from '#domain/analytics/events.server.ts'
 import { spendCredits } from '#domain/credits/credits.server.ts'
 import { getSystemConfig, type SystemSettings } from '#domain/credits/system-config.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
-import { createLimiter } from '#domain/limits/concurrency.server.ts'
-import { normalizeUploadedImage, type EncodedImage } from '#domain/media/images.server.ts'
+import { normalizeUploadedFile, type EncodedImage } from '#domain/media/images.server.ts'
+import { requireModeratedInputs } from '#domain/moderation/moderate-inputs.server.ts'
 import { requirePetPhoto } from '#domain/photo-check/check-pet-photo.server.ts'
+import { petGenerationInputs } from '#domain/pets/pets.server.ts'
 import { generationMode, imageRunCost, type ImageGenerationForm } from './image-generation-form.ts'
 import type { ImageTaskParams } from './image-task-params.ts'
 import { qualityLabels, videoCost, type VideoGenerationForm } from './video-generation-form.ts'
@@ -125,39 +126,45 @@ async function refuseBeyondActiveLimit(tx: Tx, userId: string, limit: number) {
   }
 }
 
-// Decoding a large photo peaks at about 180 MB (24 megapixels) and is CPU-bound, so parallel
-// uploads (images and videos alike) take turns: the web's memory stays bounded
-// (bench/generation.ts measures it). The bytes are copied out of the form only once a turn comes.
-const decodeTurn = createLimiter(1)
+type InputImage = Pick<EncodedImage, 'bytes' | 'mimeType' | 'ext'>
 
 /**
  * Sniffs and re-encodes the uploads one after the other, stores them under the new task's own
- * prefix, then pays for and queues the task in one transaction. Any failure (a bad file, too few
- * credits, storage trouble) deletes what was stored, so a refused submission leaves no file behind.
+ * prefix (after `checked`, images already checked, such as a saved pet's photos), then pays for and
+ * queues the task in one transaction. Any failure (a bad file, too few credits, storage trouble)
+ * deletes what was stored, so a refused submission leaves no file behind.
  */
 async function submitPaidTask(
   db: DB,
   task: Omit<NewTask, 'id' | 'inputKeys'>,
   files: File[],
-  /** The first file is the pet photo: checked (domain/photo-check/) before anything is stored or charged. */
-  { petPhoto = false } = {},
+  {
+    petPhoto = false,
+    checked = [],
+    typed,
+  }: {
+    /** The first file is the pet photo: checked (domain/photo-check/) before anything is stored or charged. */
+    petPhoto?: boolean
+    /** Images already checked (a saved pet's photos), stored first. */
+    checked?: InputImage[]
+    /** The free text the user typed, moderated with the uploads (domain/moderation/) before any cost. */
+    typed: string
+  },
 ) {
-  const uploads: EncodedImage[] = []
+  const uploads: InputImage[] = [...checked]
   let firstBytes: Buffer | undefined
   for (const file of files) {
-    uploads.push(
-      await decodeTurn(async () => {
-        const bytes = Buffer.from(await file.arrayBuffer())
-        firstBytes ??= bytes
-        return normalizeUploadedImage(bytes)
-      }),
-    )
+    const { original, ...image } = await normalizeUploadedFile(file)
+    firstBytes ??= original
+    uploads.push(image)
   }
-  // After the uploads were sniffed (a file that is no image is refused as such), before any cost.
-  if (petPhoto && firstBytes) {
-    const { traits } = await requirePetPhoto(db, firstBytes)
-    if (traits) task = { ...task, params: { ...task.params, traits } }
-  }
+  // After the uploads were sniffed (a file that is no image is refused as such), before any cost:
+  // the photo check and moderation, side by side (each a remote call of its own).
+  const [check] = await Promise.all([
+    petPhoto && firstBytes ? requirePetPhoto(db, firstBytes) : undefined,
+    requireModeratedInputs({ text: typed, photos: uploads.map((upload) => upload.bytes) }),
+  ])
+  if (check?.traits) task = { ...task, params: { ...task.params, traits: check.traits } }
 
   const id = randomUUID()
   const storage = getStorage()
@@ -189,6 +196,8 @@ export async function submitImageGeneration(
   clientAddress: string,
 ) {
   const mode = generationMode(form)
+  // A saved pet's photos (copied under the task, which owns its files) stand for the pet photo.
+  const pet = form.petId ? await petGenerationInputs(db, user.id, form.petId) : null
   const params: ImageTaskParams = {
     mode,
     style: form.style,
@@ -204,6 +213,7 @@ export async function submitImageGeneration(
     prompt: mode === 'guide' ? '' : form.prompt,
     templatePrompt: form.templatePrompt,
     templateId: form.template_id ?? null,
+    ...(pet && form.petId ? { petId: form.petId, petPhotoCount: pet.images.length, traits: pet.traits } : {}),
   }
   const fromTemplate = mode === 'template'
   const task = await submitPaidTask(
@@ -219,7 +229,8 @@ export async function submitImageGeneration(
       variants: form.variants,
     },
     form.images,
-    { petPhoto: true },
+    // With a saved pet the uploads are references; its photos were checked when saved.
+    { ...(pet ? { checked: pet.images } : { petPhoto: true }), typed: typedText(params) },
   )
   recordImageGeneration(user.id, clientAddress, {
     taskId: task.taskId,
@@ -255,5 +266,12 @@ export async function submitVideoGeneration(db: DB, user: Pick<User, 'id'>, form
       description: `Video generation (${qualityLabels[form.quality]})`,
     },
     form.image ? [form.image] : [],
+    { typed: form.prompt },
   )
+}
+
+/** An image run's free-text fields as one text to moderate (the personification choice is no text). */
+function typedText(params: ImageTaskParams) {
+  const guided = Object.entries(params.guided).filter(([field]) => field !== 'personification')
+  return [params.prompt, params.templatePrompt, ...guided.map(([, text]) => text)].filter(Boolean).join('\n')
 }

@@ -28,6 +28,8 @@ export interface TaskView {
   /** Image tasks: the version that stands for the task in history and downloads. */
   favouriteIndex?: number
   error: string | null
+  /** The task's refund lines, as credit history words them (which version, and why). */
+  refunds: string[]
   description: string
   createdAt: string
   submittedAt: string
@@ -45,7 +47,14 @@ export interface TaskImage {
 }
 
 type KnownAfterFirstRead =
-  'queuePosition' | 'totalInQueue' | 'runningTasks' | 'maxConcurrentTasks' | 'result' | 'error' | 'parentTaskId'
+  | 'queuePosition'
+  | 'totalInQueue'
+  | 'runningTasks'
+  | 'maxConcurrentTasks'
+  | 'result'
+  | 'error'
+  | 'refunds'
+  | 'parentTaskId'
 
 /** A task in the browser: the view, whose queue figures and result arrive with its first read. */
 export type ClientTask = Omit<TaskView, KnownAfterFirstRead> & Partial<Pick<TaskView, KnownAfterFirstRead>>

@@ -25,13 +25,14 @@ export const WAITED_TOO_LONG_REASON =
 
 /**
  * Back in the queue for `delayMs`, counted against `maxWaitMs`; a task that would wait longer in
- * total fails (with `reason`) and is refunded instead. Answers what happened.
+ * total fails and is refunded instead: as having stayed busy, or, given the provider's
+ * `unreachable` message, as unreachable. Answers what happened.
  */
 export async function waitForRoom(
   db: DB,
   run: LaterRun,
   maxWaitMs: number,
-  reason = WAITED_TOO_LONG_REASON,
+  unreachable?: string,
 ): Promise<'waiting' | 'failed'> {
   return db.transaction().execute(async (tx) => {
     const task = await tx
@@ -43,7 +44,8 @@ export async function waitForRoom(
       .executeTakeFirst()
     if (!task) return 'failed'
     if (task.waited_ms > maxWaitMs) {
-      await failTask(tx, run.taskId, reason)
+      if (unreachable === undefined) await failTask(tx, run.taskId, WAITED_TOO_LONG_REASON, 'busy')
+      else await failTask(tx, run.taskId, unreachable, 'unreachable')
       return 'failed'
     }
     await enqueueLaterRun(tx, run)

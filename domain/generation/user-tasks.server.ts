@@ -14,7 +14,8 @@ import type { TaskImage, TaskView } from '#domain/generation/task-view.ts'
  */
 
 const uuid = z.string().uuid()
-const isTaskId = (value: unknown): value is string => uuid.safeParse(value).success
+/** Whether a value can be a task's id (a UUID): anything else is a task not found, never a query. */
+export const isTaskId = (value: unknown): value is string => uuid.safeParse(value).success
 
 const descriptions: Record<TaskKind, Record<GenerationTask['source'], string>> = {
   image: { generate: 'Generate pet portrait', template: 'Generate from template' },
@@ -34,6 +35,11 @@ export function selectTasksWithQueue(db: DB) {
       sql<number>`(SELECT count(*)::int FROM generation_tasks WHERE status = 'queued')`.as('total_in_queue'),
       sql<number>`(SELECT count(*)::int FROM generation_tasks WHERE status = 'processing')`.as('running_tasks'),
       taskVersionsColumn(sql.ref('t.id')),
+      // Refunds are written with the state change they go with: the live update that announces it carries them.
+      sql<string[]>`ARRAY(
+        SELECT r.description FROM credit_transactions r WHERE r.task_id = t.id AND r.type = 'earn'
+        ORDER BY r.version_index, r.id
+      )`.as('refunds'),
     ])
 }
 
@@ -72,6 +78,7 @@ export type TaskWithQueue = GenerationTask & {
   total_in_queue: number
   running_tasks: number
   versions: VersionRow[]
+  refunds: string[]
 }
 
 /** The user's own task (of that kind, when one is given) with its place in the queue, or undefined. */
@@ -111,6 +118,7 @@ export function toTaskView(task: TaskWithQueue): TaskView {
       ? { images: versionViews(task.versions), variants: task.variants, favouriteIndex: task.favourite_index }
       : {}),
     error: task.error,
+    refunds: task.refunds,
     description: descriptions[task.kind][task.source],
     createdAt: task.created_at.toISOString(),
     submittedAt: task.created_at.toISOString(),

@@ -11,6 +11,7 @@ import { buildVersion } from '#platform/build-version.server.ts'
 import type { DB } from '#platform/db.server.ts'
 import type { TaskKind } from '#platform/db-schema.ts'
 import { getEnv } from '#platform/env.server.ts'
+import { moderationState } from '#platform/moderation-state.server.ts'
 import { listProviderChecks } from '#domain/generation/provider-checks.server.ts'
 import { listBreakers } from '#domain/generation/provider-breakers.server.ts'
 import { cspReportSummary } from '#domain/operations/csp-reports.server.ts'
@@ -68,6 +69,7 @@ export async function systemStatus(db: DB) {
       driver: env.STORAGE_DRIVER,
       location: env.STORAGE_DRIVER === 's3' ? (env.S3_BUCKET ?? '') : `${env.DATA_DIR}/media`,
     },
+    moderation: moderationState(),
     version: buildVersion(),
     checkedAt: new Date(),
   }

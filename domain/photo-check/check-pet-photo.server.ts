@@ -19,7 +19,7 @@ import { measurePhoto } from './photo-measures.server.ts'
 import { judgeAnswer, visionAnswerSchema, type VisionAnswer } from './vision-answer.ts'
 import { askGemini } from './vision-gemini.server.ts'
 import { askOpenAi } from './vision-openai.server.ts'
-import { VisionSkipped, type SkipReason } from './vision-request.server.ts'
+import { SkippedCall, type SkipReason } from '#platform/json-call.server.ts'
 
 export interface PhotoCheck {
   ok: boolean
@@ -76,7 +76,7 @@ async function lookAtPhoto(db: DB, bytes: Buffer, preview: Buffer): Promise<Seen
   const model = provider === 'openai' ? env.OPENAI_VISION_MODEL : env.GEMINI_VISION_MODEL
   try {
     const apiKey = provider === 'openai' ? env.OPENAI_API_KEY : env.GEMINI_API_KEY
-    if (!apiKey) throw new VisionSkipped('no_key', `${provider} has no API key in this process`)
+    if (!apiKey) throw new SkippedCall('no_key', `${provider} has no API key in this process`)
     const config = { apiKey, model, timeoutMs: env.PHOTO_CHECK_TIMEOUT_MS }
     const answer =
       provider === 'openai'
@@ -89,7 +89,7 @@ async function lookAtPhoto(db: DB, bytes: Buffer, preview: Buffer): Promise<Seen
       .execute()
     return { answer, vision: 'checked' }
   } catch (error) {
-    if (!(error instanceof VisionSkipped)) throw error
+    if (!(error instanceof SkippedCall)) throw error
     getMetrics().photoCheckVisionSkipped.inc({ reason: error.reason })
     getLogger().warn(
       { provider, model, reason: error.reason, detail: error.message },

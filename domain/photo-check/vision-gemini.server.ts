@@ -3,7 +3,8 @@
  * structured output (`generationConfig.responseMimeType: 'application/json'` with
  * `responseJsonSchema`); the answer is the JSON text in `candidates[0].content.parts[0].text`.
  */
-import { parseAnswerText, postJson } from './vision-request.server.ts'
+import { postJson } from '#platform/json-call.server.ts'
+import { parseAnswerText } from './vision-request.server.ts'
 import { VISION_PROMPT, visionAnswerJsonSchema, type VisionAnswer } from './vision-answer.ts'
 
 interface GeminiVisionConfig {

@@ -4,7 +4,8 @@
  * json_schema: { name, strict: true, schema } }`); the answer is the JSON string in
  * `choices[0].message.content`, or `message.refusal` when the model declines.
  */
-import { parseAnswerText, postJson, VisionSkipped } from './vision-request.server.ts'
+import { postJson, SkippedCall } from '#platform/json-call.server.ts'
+import { parseAnswerText } from './vision-request.server.ts'
 import { VISION_PROMPT, visionAnswerJsonSchema, type VisionAnswer } from './vision-answer.ts'
 
 interface OpenAiVisionConfig {
@@ -40,7 +41,6 @@ export async function askOpenAi(jpeg: Buffer, config: OpenAiVisionConfig): Promi
     config.timeoutMs,
   )
   const message = (body as { choices?: { message?: { content?: unknown; refusal?: unknown } }[] }).choices?.[0]?.message
-  if (typeof message?.refusal === 'string')
-    throw new VisionSkipped('malformed', `the model refused: ${message.refusal}`)
+  if (typeof message?.refusal === 'string') throw new SkippedCall('malformed', `the model refused: ${message.refusal}`)
   return parseAnswerText(message?.content)
 }

@@ -33,6 +33,7 @@ const userRoutes = [
   '/generate',
   '/history',
   '/profile',
+  '/pets',
   '/credit-history',
   '/purchase-credits',
   '/generate-video',

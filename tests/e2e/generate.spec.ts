@@ -1,5 +1,5 @@
 import { type Browser, expect } from '@playwright/test'
-import { creditsOf, newUserContext, petPhoto as photo, test } from './support.ts'
+import { creditsOf, newUserContext, petPhoto as photo, reloadUntilCompleted, test } from './support.ts'
 
 test('a user uploads a photo, generates in Guide mode, sees it complete in the sidebar and downloads it', async ({
   browser,
@@ -108,10 +108,7 @@ test('without JavaScript the form still submits and the page shows the task', as
   await page.getByLabel('Prompt').fill('A corgi astronaut floating above the moon')
   await page.getByRole('button', { name: /^Generate/ }).click()
   await expect(page).toHaveURL(/\/generate\?task=[0-9a-f-]{36}$/)
-  await expect(async () => {
-    await page.reload()
-    await expect(page.getByText('Completed')).toBeVisible({ timeout: 1000 })
-  }).toPass({ timeout: 30_000 })
+  await reloadUntilCompleted(page)
   await expect(page.getByRole('link', { name: 'Download' })).toHaveAttribute('href', /download=pet-portrait-/)
   await context.close()
 })

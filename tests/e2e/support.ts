@@ -42,6 +42,14 @@ export async function creditsOf(request: APIRequestContext) {
   return me.user.credits as number
 }
 
+/** Without JavaScript the page shows a task as it stood when loaded: reload until it is completed. */
+export async function reloadUntilCompleted(page: Page) {
+  await expect(async () => {
+    await page.reload()
+    await expect(page.getByText('Completed')).toBeVisible({ timeout: 1000 })
+  }).toPass({ timeout: 30_000 })
+}
+
 /** A real-looking JPEG pet photo (tests/helpers/pet-photos.ts) that passes the photo check, for upload fields. */
 export async function petPhoto(name = 'corgi.jpg', options: DrawnPetOptions = {}) {
   return { name, mimeType: 'image/jpeg', buffer: await drawnPetPhoto(options) }

@@ -4,7 +4,7 @@
  * model lookup (GET /v1beta/models/{model}), speaking their wire format as the Gemini API reference
  * describes it: JSON parts in, candidates with an inlineData image part out, refusals as a 200
  * without an image, errors as `{ error: { code, message, status, details } }`. Like the real API it
- * answers a bad key with 400 API_KEY_INVALID, a model that does not exist (or was retired) with
+ * answers a bad key with 400 API_KEY_INVALID, more than 14 input images with 400 INVALID_ARGUMENT, a model that does not exist (or was retired) with
  * 404 NOT_FOUND, and an exhausted quota with 429 RESOURCE_EXHAUSTED (RetryInfo for a per-minute
  * quota, a PerDay QuotaFailure for a daily one). Point GEMINI_BASE_URL at `fake.baseUrl`.
  */
@@ -67,6 +67,9 @@ interface WirePart {
 /** The current Gemini image models (gemini-2.5-flash-image was retired on 2026-10-02). */
 const GEMINI_IMAGE_MODELS = ['gemini-3.1-flash-image', 'gemini-3.1-flash-image-preview', 'gemini-3-pro-image-preview']
 
+/** The Gemini 3 image models take up to 14 reference images a request (image-generation guide). */
+export const GEMINI_MAX_INPUT_IMAGES = 14
+
 const ROUTE = /^\/v1beta\/models\/([^/:]+):generateContent$/
 const LOOKUP = /^\/v1beta\/models\/([^/:]+)$/
 
@@ -120,6 +123,15 @@ export function startGeminiFake(options: ImageApiFakeOptions = {}): Promise<Gemi
 
       if (apiKeyHeader !== state.apiKey) return sendApiKeyInvalid(response)
       if (!GEMINI_IMAGE_MODELS.includes(model)) return sendModelNotFound(response, model, 'generateContent')
+      const images = state.requests.at(-1)?.images.length ?? 0
+      if (images > GEMINI_MAX_INPUT_IMAGES) {
+        return sendGoogleError(
+          response,
+          400,
+          `Too many input images: ${images}. ${model} accepts at most ${GEMINI_MAX_INPUT_IMAGES} images per request.`,
+          'INVALID_ARGUMENT',
+        )
+      }
       if (!state.admit()) return sendResourceExhausted(response, model, { perDay: false })
 
       const data = state.resultPng.toString('base64')

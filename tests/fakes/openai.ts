@@ -1,19 +1,21 @@
 /**
  * A local stand-in for OpenAI's Images edit endpoint (POST /v1/images/edits), Chat Completions with
- * image input and Structured Outputs (POST /v1/chat/completions, the photo check: openai-vision.ts)
- * and model lookup (GET /v1/models/{model}), speaking their wire format as OpenAI's API reference and error-code
+ * image input and Structured Outputs (POST /v1/chat/completions, the photo check: openai-vision.ts),
+ * moderation (POST /v1/moderations: openai-moderation.ts) and model lookup (GET /v1/models/{model}), speaking their wire format as OpenAI's API reference and error-code
  * guide describe it: multipart in, `{ data: [{ b64_json }] }` or `{ error: { message, type, param,
  * code } }` out. Like the real API it checks the key first (401 invalid_api_key), refuses a model
  * that does not exist (404 model_not_found, which is what a retired model answers) and a size the
- * gpt-image models do not make, and an `n` outside 1-10 (the API reference: "The number of images to
- * generate. Must be between 1 and 10."); it answers `n` images, and marks a rate limit with
- * `retry-after` and x-ratelimit headers. Past `imageBudget` it answers fewer images than asked for.
+ * gpt-image models do not make, more input images than they take (16), and an `n` outside 1-10 (the
+ * API reference: "The number of images to generate. Must be between 1 and 10."); it answers `n`
+ * images, and marks a rate limit with `retry-after` and x-ratelimit headers. Past `imageBudget` it
+ * answers fewer images than asked for.
  * Point OPENAI_BASE_URL at `fake.baseUrl`.
  */
 import type { ServerResponse } from 'node:http'
 import { sendJson, waitUnlessClosed } from './http-fake.ts'
 import { startImageApiFake } from './image-api-fake.ts'
 import { answerChatCompletion } from './openai-vision.ts'
+import { createModerationFake, type ModerationFake } from './openai-moderation.ts'
 import type { ImageApiFake, ImageApiFakeOptions } from './image-api-fake.ts'
 
 export type OpenAiFakeMode =
@@ -43,6 +45,8 @@ export type OpenAiFakeMode =
 
 /** The current GPT Image models (gpt-image-1 was shut down on 2026-10-23). */
 const OPENAI_IMAGE_MODELS = ['gpt-image-2', 'gpt-image-1.5', 'gpt-image-1-mini']
+/** "You can provide up to 16 images" (GPT Image models; the Images API reference, `image`). */
+export const OPENAI_MAX_EDIT_IMAGES = 16
 /** The sizes the GPT Image models accept for edits. */
 const SIZES = ['1024x1024', '1536x1024', '1024x1536', 'auto']
 
@@ -62,11 +66,12 @@ export interface RecordedOpenAiRequest {
   images: RecordedImagePart[]
 }
 
-/** `baseUrl` is the value for OPENAI_BASE_URL (ends in /v1). */
-export type OpenAiFake = ImageApiFake<OpenAiFakeMode, RecordedOpenAiRequest>
+/** `baseUrl` is the value for OPENAI_BASE_URL (ends in /v1); `moderation` sets what the moderation endpoint flags. */
+export type OpenAiFake = ImageApiFake<OpenAiFakeMode, RecordedOpenAiRequest> & { moderation: ModerationFake }
 
-export function startOpenAiFake(options: ImageApiFakeOptions = {}): Promise<OpenAiFake> {
-  return startImageApiFake<OpenAiFakeMode, RecordedOpenAiRequest>(options, {
+export async function startOpenAiFake(options: ImageApiFakeOptions = {}): Promise<OpenAiFake> {
+  const moderation = createModerationFake()
+  const fake = await startImageApiFake<OpenAiFakeMode, RecordedOpenAiRequest>(options, {
     defaultApiKey: 'sk-test-openai-fake-key',
     colour: '#c8875a',
     basePath: '/v1',
@@ -101,6 +106,22 @@ export function startOpenAiFake(options: ImageApiFakeOptions = {}): Promise<Open
           if (response.destroyed) return
         }
         return answerChatCompletion(body, response, state, fail)
+      }
+      if (request.method === 'POST' && request.path === '/v1/moderations') {
+        if (!authorized) return invalidKey(response)
+        let body: unknown
+        try {
+          body = JSON.parse(request.body.toString('utf8'))
+        } catch {
+          return sendJson(
+            response,
+            400,
+            apiError('We could not parse the JSON body of your request.', 'invalid_request_error'),
+          )
+        }
+        return moderation.answer(body, response, (status, message, type, code, param) =>
+          sendJson(response, status, apiError(message, type, code, param)),
+        )
       }
       if (request.method !== 'POST' || request.path !== '/v1/images/edits') {
         return sendJson(
@@ -148,6 +169,18 @@ export function startOpenAiFake(options: ImageApiFakeOptions = {}): Promise<Open
             "Missing required parameter: 'image' or 'prompt'.",
             'invalid_request_error',
             'missing_required_parameter',
+            'image',
+          ),
+        )
+      }
+      if (images.length > OPENAI_MAX_EDIT_IMAGES) {
+        return sendJson(
+          response,
+          400,
+          apiError(
+            `Invalid 'image': array too long. Expected an array with maximum length ${OPENAI_MAX_EDIT_IMAGES}, but got an array with length ${images.length} instead.`,
+            'invalid_request_error',
+            'array_above_max_length',
             'image',
           ),
         )
@@ -266,6 +299,7 @@ export function startOpenAiFake(options: ImageApiFakeOptions = {}): Promise<Open
       sendJson(response, 200, { created: now(), data })
     },
   })
+  return Object.assign(fake, { moderation: moderation.controls })
 }
 
 function invalidKey(response: ServerResponse) {

@@ -31,6 +31,16 @@ export type FakeS3 = {
 
 type StoredObject = { body: Buffer; contentType: string }
 
+/** The environment that points a process's media storage at the fake, bucket `media`. */
+export const s3StorageEnv = (s3: FakeS3) => ({
+  STORAGE_DRIVER: 's3',
+  S3_BUCKET: 'media',
+  S3_ENDPOINT: s3.endpoint,
+  S3_FORCE_PATH_STYLE: 'true',
+  AWS_ACCESS_KEY_ID: 'test',
+  AWS_SECRET_ACCESS_KEY: 'test-secret',
+})
+
 const SLOW_DOWN = { status: 503, code: 'SlowDown', message: 'Please reduce your request rate.' }
 
 export async function startFakeS3(): Promise<FakeS3> {

@@ -100,7 +100,9 @@ describe('the generate_image job', () => {
     const error = new ProviderError('Gemini did not answer within 120 s.', { retryable: true })
     await runGeneration({ taskId }, jobHelpers(4), imageGeneration(failingProvider(error)))
     expect(await taskRow(taskId)).toMatchObject({ status: 'failed', error: 'Gemini did not answer within 120 s.' })
-    expect(await refundsOf(taskId)).toMatchObject([{ amount: 2, description: 'Refund: image generation failed' }])
+    expect(await refundsOf(taskId)).toMatchObject([
+      { amount: 2, description: 'Refunded: the provider failed to make this picture' },
+    ])
     expect(await creditsOf(user.id)).toBe(10)
   })
 

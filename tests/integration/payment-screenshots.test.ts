@@ -9,7 +9,7 @@ import { action as reviewAction } from '#app/routes/api.image.review-payment-pro
 import { action as deleteAction } from '#app/routes/api.userManagement.users.$id.ts'
 import { signedScreenshotUrl } from '#domain/payments/payment-screenshots.server.ts'
 import { getDb, getPool } from '#platform/db.server.ts'
-import { startFakeS3 } from '#tests/fakes/s3.ts'
+import { s3StorageEnv, startFakeS3 } from '#tests/fakes/s3.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import { withOwnDataDir } from '#tests/helpers/generation.ts'
 import { submitProof } from '#tests/helpers/payments.ts'
@@ -234,14 +234,7 @@ test('a review holding the proof while the account is deleted finishes, and so d
 
 test('with S3 storage, a deletion made through another web process deletes the screenshot from the bucket', async () => {
   const s3 = await startFakeS3()
-  const web = await startWebProcess({
-    STORAGE_DRIVER: 's3',
-    S3_BUCKET: 'media',
-    S3_ENDPOINT: s3.endpoint,
-    S3_FORCE_PATH_STYLE: 'true',
-    AWS_ACCESS_KEY_ID: 'test',
-    AWS_SECRET_ACCESS_KEY: 'test-secret',
-  })
+  const web = await startWebProcess(s3StorageEnv(s3))
   try {
     const { user, token } = await createTestUser()
     const { token: superadmin } = await createTestUser({ role: 'superadmin' })

@@ -139,6 +139,14 @@ const routes: RouteCase[] = [
     calls: ['POST'],
   },
   { file: 'api.image.update-case.ts', guard: 'manageGallery', path: '/api/image/update-case', calls: ['POST'] },
+  { file: 'api.pets.ts', guard: 'signed-in', path: '/api/pets', calls: ['GET', 'POST'] },
+  {
+    file: 'api.pets.$id.ts',
+    guard: 'signed-in',
+    path: `/api/pets/${anId}`,
+    params: { id: anId },
+    calls: ['PUT', 'DELETE'],
+  },
   { file: 'api.photo-check.ts', guard: 'signed-in', path: '/api/photo-check', calls: ['POST'] },
   { file: 'api.system-config.ts', guard: 'editSystemConfig', path: '/api/system-config', calls: ['PUT'] },
   {
@@ -191,6 +199,7 @@ const routes: RouteCase[] = [
   { file: 'payment-review.tsx', guard: 'reviewPayments', path: '/payment-review', calls: ['GET', 'POST'] },
   // No session: an <img> of another site's front end loads it; the short-lived signature is the credential (decision 0027).
   { file: 'payment-screenshots.$id.ts', guard: 'public' },
+  { file: 'pets.tsx', guard: 'signed-in', path: '/pets', calls: ['GET', 'POST'] },
   { file: 'profile.tsx', guard: 'signed-in', path: '/profile', calls: ['GET', 'POST'] },
   { file: 'purchase-credits.tsx', guard: 'signed-in', path: '/purchase-credits', calls: ['GET', 'POST'] },
   { file: 'readyz.ts', guard: 'public' },

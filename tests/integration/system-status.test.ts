@@ -70,6 +70,10 @@ test("a superadmin sees the queue, a failed task's reason, provider checks, live
   expect(status.workers.map((worker: { id: string }) => worker.id)).toEqual(['machine-1:42'])
   expect(status.storage).toEqual({ driver: 'local', location: `${process.env.DATA_DIR}/media` })
   expect(status.version).toBe('development')
+  expect(status.moderation).toEqual({
+    on: false,
+    summary: 'off (no OPENAI_API_KEY): prompts and photos are not moderated',
+  })
 })
 
 test('every other role is refused: guests to the login page, users and admins to the home page', async () => {

@@ -147,7 +147,9 @@ describe('the worker process with Veo (a local fake of the Gemini API)', () => {
     expect(row.result_key).toBeNull()
     // Settled: the job is gone and nothing refunds a second time.
     await waitFor(async () => (await jobsFor(body.taskId)) === 0)
-    expect(await refundsOf(body.taskId)).toMatchObject([{ amount: 20, description: 'Refund: video generation failed' }])
+    expect(await refundsOf(body.taskId)).toMatchObject([
+      { amount: 20, description: 'Refunded: the provider failed to make this video' },
+    ])
     expect(await creditsOf(user.id)).toBe(50)
     expect(fake.generations).toHaveLength(1)
   })

@@ -69,6 +69,10 @@ test('the web starts without the providers’ keys, which only the worker uses',
   const response = await fetch(`${origin}/readyz`)
   expect(response.status).toBe(200)
   expect(output.join('')).not.toContain('Invalid environment configuration')
+  // Without an OpenAI key nothing is moderated: the start-up says so, once.
+  expect(
+    output.join('').match(/Moderation off \(no OPENAI_API_KEY\): prompts and photos are not moderated/g),
+  ).toHaveLength(1)
 })
 
 test('under load from routes, /metrics and /readyz the web opens no more than its one pool', async () => {

@@ -21,8 +21,10 @@ import { getDb, waitForDatabase } from '#platform/db.server.ts'
 import { getWorkerEnv } from '#worker/env.ts'
 import { contentTypeForKey, getMediaBytes, getStorage } from '#platform/storage.server.ts'
 import { failureOutcome, observeTaskFinished, observeTaskStarted } from '#worker/task-metrics.ts'
+import { PhotoGoneError, refundReasonOf } from './failure-refunds.ts'
 import { findStoredVersions, missingVersions, storeVersion } from './task-results.ts'
 import type { StoredVersion } from '#domain/generation/task-states.server.ts'
+import type { RefundReason } from '#domain/credits/refund-reasons.ts'
 import {
   ProviderError,
   type GeneratedImages,
@@ -172,7 +174,7 @@ async function runAttempt(taskId: string, helpers: JobHelpers, job: GenerationJo
  * Completes the task with the versions it has; `shortfall` is why the others are missing (each is
  * refunded). Files of a task that recovery failed meanwhile are removed: nothing points at them.
  */
-async function finish(task: GenerationTask, delivered: StoredVersion[], shortfall?: string) {
+async function finish(task: GenerationTask, delivered: StoredVersion[], shortfall?: RefundReason) {
   const db = getDb()
   if (await completeTask(db, task.id, delivered, shortfall)) {
     observeTaskFinished(task, 'completed')
@@ -212,9 +214,15 @@ async function settleFailure(
     // come back in the same instant.
     const waitMs = error.retryAfterMs ?? Math.min(Math.max(task.waited_ms, FIRST_WAIT_MS), LONGEST_WAIT_MS)
     const delayMs = waitMs + Math.round(Math.random() * 1000)
+    const maxWaitMs = getWorkerEnv().TASK_MAX_WAIT_MS
+    if (delivered.length > 0 && task.waited_ms + delayMs > maxWaitMs) {
+      // Waited too long with some versions in hand: those are kept, only the others refunded.
+      helpers.logger.info(`task ${taskId}: ${error.message} Waited too long: completed with the versions it has.`)
+      return finish(task, delivered, error.unreachable ? 'unreachable' : 'busy')
+    }
     // Past TASK_MAX_WAIT_MS the task fails: with "could not be reached", or as having stayed busy.
-    const reason = error.unreachable ? error.message : undefined
-    const outcome = await waitForRoom(db, later(delayMs), getWorkerEnv().TASK_MAX_WAIT_MS, reason)
+    const unreachable = error.unreachable ? error.message : undefined
+    const outcome = await waitForRoom(db, later(delayMs), maxWaitMs, unreachable)
     const next = outcome === 'waiting' ? `Next try in ${delayMs} ms.` : 'Waited too long: failed and refunded.'
     helpers.logger.info(`task ${taskId}: ${error.message} ${next}`)
     return
@@ -232,10 +240,10 @@ async function settleFailure(
   }
   const reason = error instanceof ProviderError ? error.message : INTERNAL_FAILURE
   if (delivered.length > 0) {
-    await finish(task, delivered, reason)
+    await finish(task, delivered, refundReasonOf(error))
     return
   }
-  if (await db.transaction().execute((tx) => failTask(tx, taskId, reason))) {
+  if (await db.transaction().execute((tx) => failTask(tx, taskId, reason, refundReasonOf(error)))) {
     observeTaskFinished(task, failureOutcome(error))
   }
 }
@@ -259,7 +267,7 @@ async function loadInputs(keys: string[]): Promise<ImageInput[]> {
   return Promise.all(
     keys.map(async (key) => {
       const bytes = await getMediaBytes(storage, key)
-      if (!bytes) throw new ProviderError('The uploaded photo is no longer available.', { retryable: false })
+      if (!bytes) throw new PhotoGoneError()
       return { bytes, mimeType: contentTypeForKey(key) as ImageMimeType }
     }),
   )

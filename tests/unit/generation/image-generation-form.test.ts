@@ -45,15 +45,17 @@ test('an oversized file is refused before upload with the spec text', () => {
   expect(submission.reply().error?.['images[0]']).toEqual(['File size should not exceed 10MB'])
 })
 
+const customizeParams = (): ImageTaskParams => ({
+  mode: 'customize',
+  style: 'general',
+  guided: guided(),
+  prompt: 'Make it snow',
+  templatePrompt: '',
+  templateId: null,
+})
+
 test('stored params turn into the prompt the provider receives', () => {
-  const params: ImageTaskParams = {
-    mode: 'customize',
-    style: 'general',
-    guided: guided(),
-    prompt: 'Make it snow',
-    templatePrompt: '',
-    templateId: null,
-  }
+  const params = customizeParams()
   expect(promptInputFor(params, 3)).toEqual({
     mode: 'customize',
     style: 'general',
@@ -67,4 +69,19 @@ test('stored params turn into the prompt the provider receives', () => {
     templatePrompt: 'A castle',
     prompt: 'Make it snow',
   })
+})
+
+test("a saved pet's photos lead the images: references are counted after them, and its traits join the prompt", () => {
+  const params: ImageTaskParams = {
+    ...customizeParams(),
+    petPhotoCount: 3,
+    traits: { species: 'cat', breed: 'Maine Coon', colours: ['silver tabby'], markings: [] },
+  }
+  const input = promptInputFor(params, 4)
+  expect(input).toMatchObject({ referenceImageCount: 1, petPhotoCount: 3 })
+  const prompt = buildImagePrompt(input)
+  expect(prompt).toContain('The first 3 images all show this same pet from different angles.')
+  expect(prompt).toContain('The pet is a cat (Maine Coon) with silver tabby fur; keep these exactly.')
+  expect(prompt).toContain('Use the other image as a visual reference.')
+  expect(buildImagePrompt(promptInputFor({ ...params, mode: 'guide' }, 3))).toContain('The pet is a cat (Maine Coon)')
 })

@@ -2,9 +2,9 @@
  * The fakes refuse what the real services refuse (from their documentation): a model that does not
  * exist, a bad key in each API's own way, and the parameter combinations Veo 3.1 does not make.
  */
-import { startGeminiFake, type GeminiFake } from '#tests/fakes/gemini.ts'
+import { GEMINI_MAX_INPUT_IMAGES, startGeminiFake, type GeminiFake } from '#tests/fakes/gemini.ts'
 import { mostInAnyWindow } from '#tests/fakes/image-api-fake.ts'
-import { startOpenAiFake, type OpenAiFake } from '#tests/fakes/openai.ts'
+import { OPENAI_MAX_EDIT_IMAGES, startOpenAiFake, type OpenAiFake } from '#tests/fakes/openai.ts'
 import { startFakeVeo, type FakeVeo } from '#tests/fakes/veo.ts'
 
 let openai: OpenAiFake
@@ -23,12 +23,14 @@ async function call(url: string, init: RequestInit = {}) {
   return { status: response.status, body: await response.json() }
 }
 
-function editForm(model: string, size = '1024x1024') {
+function editForm(model: string, size = '1024x1024', images = 1) {
   const form = new FormData()
   form.append('model', model)
   form.append('prompt', 'A corgi')
   form.append('size', size)
-  form.append('image[]', new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' }), 'pet.png')
+  for (let i = 0; i < images; i++) {
+    form.append('image[]', new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' }), `pet-${i}.png`)
+  }
   return form
 }
 
@@ -57,6 +59,9 @@ describe('the OpenAI fake', () => {
     const badSize = await edit(editForm('gpt-image-2', '1280x720'))
     expect(badSize.status).toBe(400)
     expect((await badSize.json()).error).toMatchObject({ code: 'invalid_value', param: 'size' })
+    const tooMany = await edit(editForm('gpt-image-2', '1024x1024', OPENAI_MAX_EDIT_IMAGES + 1))
+    expect(tooMany.status).toBe(400)
+    expect((await tooMany.json()).error).toMatchObject({ code: 'array_above_max_length', param: 'image' })
 
     expect((await edit(editForm('gpt-image-2'))).status).toBe(200)
     const limited = await edit(editForm('gpt-image-2'))
@@ -86,6 +91,29 @@ describe('the Gemini fake', () => {
       body: JSON.stringify({ contents: [{ parts: [{ text: 'hi' }] }] }),
     })
     expect(retired).toMatchObject({ status: 404, body: { error: { status: 'NOT_FOUND' } } })
+  })
+
+  it('takes up to 14 input images a request and refuses more with 400 INVALID_ARGUMENT', async () => {
+    const generate = (images: number) =>
+      call(`${gemini.baseUrl}/v1beta/models/gemini-3.1-flash-image:generateContent`, {
+        method: 'POST',
+        headers: { 'x-goog-api-key': gemini.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          contents: [
+            {
+              parts: [
+                { text: 'A corgi' },
+                ...Array.from({ length: images }, () => ({ inline_data: { mime_type: 'image/png', data: 'AQID' } })),
+              ],
+            },
+          ],
+        }),
+      })
+    expect((await generate(GEMINI_MAX_INPUT_IMAGES)).status).toBe(200)
+    expect(await generate(GEMINI_MAX_INPUT_IMAGES + 1)).toMatchObject({
+      status: 400,
+      body: { error: { status: 'INVALID_ARGUMENT' } },
+    })
   })
 })
 

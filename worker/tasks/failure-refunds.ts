@@ -1,0 +1,27 @@
+/**
+ * Why a task that failed for good is refunded, as the refund line says it
+ * (domain/credits/refund-reasons.ts): read from the error the attempt ended with.
+ */
+import type { RefundReason } from '#domain/credits/refund-reasons.ts'
+import { ProviderError } from '#worker/providers/types.ts'
+
+/** The uploaded photo is gone (expired or deleted) before the provider could be asked. */
+export class PhotoGoneError extends ProviderError {
+  constructor() {
+    super('The uploaded photo is no longer available.', { retryable: false })
+  }
+}
+
+export function refundReasonOf(error: unknown): RefundReason {
+  if (error instanceof PhotoGoneError) return 'photo_gone'
+  if (!(error instanceof ProviderError)) return 'internal'
+  if (error.refused) return 'refused'
+  if (error.quotaExhausted) return 'quota'
+  if (error.timedOut) return 'timeout'
+  if (error.unreachable) return 'unreachable'
+  // 401, 403, or Google's 400 API_KEY_INVALID (ProviderError.reason 'auth').
+  if (error.credentialsRefused) return 'auth'
+  // A 2xx without (all) the pictures asked for: answered, but not delivered.
+  if (error.status !== undefined && error.status < 300) return 'not_delivered'
+  return 'provider_error'
+}
