@@ -154,7 +154,9 @@ async function runAttempt(taskId: string, helpers: JobHelpers, job: GenerationJo
         return
       }
       const made = result.images.slice(0, missing.length)
-      for (const [at, media] of made.entries()) delivered.push(await storeVersion(taskId, missing[at], media))
+      for (const [at, media] of made.entries()) {
+        delivered.push({ ...(await storeVersion(taskId, missing[at], media)), ...result.madeBy })
+      }
       if (result.shortfall !== undefined) throw result.shortfall
       if (made.length === 0) throw new ProviderError('The provider answered without an image.', { retryable: false })
       missing = missing.slice(made.length)
