@@ -5,7 +5,6 @@ import os from 'node:os'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import { sql } from 'kysely'
 import type { DB, Tx } from '#platform/db.server.ts'
 import { queueEmail } from '#platform/email.server.ts'
@@ -13,7 +12,7 @@ import { enqueueJob } from '#platform/jobs.server.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { publicOrigin } from '#platform/public-url.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
-import { zipStream } from '#platform/zip-stream.server.ts'
+import { zipChunks } from '#platform/zip-stream.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
 import { exportEntries } from '#domain/user-data/export-contents.server.ts'
 
@@ -116,8 +115,8 @@ export async function buildExport(db: DB, exportId: string) {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'pawtrait-export-'))
   try {
     const file = path.join(dir, 'export.zip')
-    const zip = zipStream(storage, await exportEntries(db, found.user_id))
-    await pipeline(Readable.fromWeb(zip as WebReadableStream<Uint8Array>), fs.createWriteStream(file))
+    const zip = Readable.from(zipChunks(storage, await exportEntries(db, found.user_id)))
+    await pipeline(zip, fs.createWriteStream(file))
     const { size } = await fsp.stat(file)
     await storage.putFile(key, file, size, 'application/zip')
     const ready = await db.transaction().execute(async (tx) => {
