@@ -15,6 +15,7 @@ import { loader as exportDownload } from '#app/routes/exports.$id.ts'
 import { loader as mediaLoader } from '#app/routes/media.$.ts'
 import { loader as screenshotLoader } from '#app/routes/payment-screenshots.$id.ts'
 import { action as profileAction } from '#app/routes/profile.tsx'
+import { action as historyAction, loader as historyLoader } from '#app/routes/history.tsx'
 import { buildDataExport } from '#worker/tasks/build-data-export.ts'
 import { expireMedia } from '#worker/tasks/expire-media.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
@@ -329,4 +330,22 @@ test('"Delete my photo now" removes the upload at once and keeps the result; a r
   expect(await db.selectFrom('users').select('credits').where('id', '=', user.id).executeTakeFirstOrThrow()).toEqual({
     credits: 18,
   })
+})
+
+test('/history offers "Delete my photo now" as a plain form while the photo is kept', async () => {
+  const { token } = await createTestUser({ credits: 20 })
+  const { taskId, resultKey } = await finishedPortrait(token, '#2266aa')
+  const before = await (await callRoute(historyLoader, makeRequest('/history?type=image', { token }))).json()
+  expect(before.withPhoto).toEqual([taskId])
+
+  const form = new URLSearchParams({ intent: 'delete-photo', id: taskId })
+  const answer = await callRoute(
+    historyAction,
+    makeRequest('/history?type=image&page=1', { method: 'POST', token, body: form }),
+  )
+  expect(answer.status).toBe(302)
+  expect(answer.headers.get('location')).toBe('/history?type=image&page=1')
+  const after = await (await callRoute(historyLoader, makeRequest('/history?type=image', { token }))).json()
+  expect(after.withPhoto).toEqual([])
+  expect(after.items[0].url).toBe(`/media/${resultKey}`)
 })
