@@ -38,7 +38,11 @@ export interface SessionsTable {
   user_id: string
   created_at: CreatedAt
   expires_at: Timestamp
+  /** How the session began (migration 0043); null for sessions from before. */
+  signed_in_with: SignInMethod | null
 }
+
+export type SignInMethod = 'password' | 'google'
 
 export interface VerificationCodesTable {
   id: Generated<string>
@@ -376,9 +380,53 @@ export interface ReferralPayoutsTable {
   created_at: CreatedAt
 }
 
+/** A user's data export, a zip under `exports/` (migration 0043, decision 0038). */
+export interface DataExportsTable {
+  id: Generated<string>
+  user_id: string
+  status: Generated<'pending' | 'ready' | 'failed'>
+  key: string | null
+  size: ColumnType<string | null, number | null, number | null>
+  error: string | null
+  created_at: CreatedAt
+  ready_at: Timestamp | null
+  expires_at: Timestamp
+}
+
+/** One image provider's circuit breaker, shared by every worker (migration 0038). */
+export interface ProviderBreakersTable {
+  provider: string
+  state: Generated<'closed' | 'open' | 'half_open'>
+  /** Retryable failures counted since window_started_at. */
+  failures: Generated<number>
+  window_started_at: Timestamp | null
+  opened_at: Timestamp | null
+  /** The ProviderFailure code that last opened it. */
+  open_reason: string | null
+  /** When the one probe of a half-open breaker was let through. */
+  probe_started_at: Timestamp | null
+  last_error: string | null
+  last_error_at: Timestamp | null
+  /** When OWNER_EMAIL was last told it opened for quota or key reasons. */
+  owner_told_at: Timestamp | null
+  updated_at: Generated<Timestamp>
+}
+
+/** A task moved to the next provider (migration 0038). */
+export interface ProviderFailoversTable {
+  id: Generated<string>
+  task_id: string | null
+  from_provider: string
+  to_provider: string
+  reason: string
+  failed_at: Timestamp
+  created_at: CreatedAt
+}
+
 export interface Database {
   users: UsersTable
   sessions: SessionsTable
+  data_exports: DataExportsTable
   verification_codes: VerificationCodesTable
   rate_limits: RateLimitsTable
   login_failures: LoginFailuresTable
@@ -408,6 +456,8 @@ export interface Database {
   pet_photos: PetPhotosTable
   share_pages: SharePagesTable
   referral_payouts: ReferralPayoutsTable
+  provider_breakers: ProviderBreakersTable
+  provider_failovers: ProviderFailoversTable
 }
 
 export type User = Selectable<UsersTable>

@@ -63,6 +63,9 @@ export interface StoredVersion {
   key: string
   width?: number | null
   height?: number | null
+  /** Who made it, when this attempt asked a provider (decision 0033); else the task's provider. */
+  provider?: string
+  model?: string | null
 }
 
 /**
@@ -107,7 +110,8 @@ export async function completeTask(
           key: version.key,
           width: version.width ?? null,
           height: version.height ?? null,
-          provider: task.provider,
+          provider: version.provider ?? task.provider,
+          model: version.model ?? null,
         })),
       )
       .onConflict((conflict) =>
@@ -115,6 +119,8 @@ export async function completeTask(
           key: eb.ref('excluded.key'),
           width: eb.ref('excluded.width'),
           height: eb.ref('excluded.height'),
+          provider: eb.ref('excluded.provider'),
+          model: eb.ref('excluded.model'),
         })),
       )
       .execute()
