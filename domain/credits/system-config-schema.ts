@@ -15,6 +15,8 @@ const specSettingLabels = {
 /** A new setting slots in here, with its column in system-config.server.ts. */
 const laterSettingLabels = {
   freeLikenessFixes: 'Free likeness fixes per paid run',
+  referralCredits: 'Referral credits (a referred visitor’s first purchase)',
+  referralMaxPerMonth: 'Referral rewards per sharer per month',
 } as const
 
 export const systemSettingLabels = { ...specSettingLabels, ...laterSettingLabels }
@@ -35,6 +37,8 @@ export const systemSettingsSchema = z.object({
   videoGenerationCreditCost: creditSetting(systemSettingLabels.videoGenerationCreditCost),
   fastVideoGenerationCreditCost: creditSetting(systemSettingLabels.fastVideoGenerationCreditCost),
   freeLikenessFixes: creditSetting(systemSettingLabels.freeLikenessFixes).optional(),
+  referralCredits: creditSetting(systemSettingLabels.referralCredits).optional(),
+  referralMaxPerMonth: creditSetting(systemSettingLabels.referralMaxPerMonth).optional(),
 })
 
 export type SystemSettingsUpdate = z.infer<typeof systemSettingsSchema>

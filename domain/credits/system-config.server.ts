@@ -9,6 +9,9 @@ export const defaultSystemConfig = {
   fastVideoGenerationCreditCost: 10,
   /** Likeness fixes each paid image run includes for free (decision 0030). */
   freeLikenessFixes: 1,
+  /** What a sharer earns when a visitor they referred first buys, and how often a month (decision 0037). */
+  referralCredits: 20,
+  referralMaxPerMonth: 10,
 }
 
 export type SystemSettings = typeof defaultSystemConfig
@@ -22,6 +25,8 @@ export async function getSystemConfig(db: DB | Tx): Promise<SystemSettings> {
     videoGenerationCreditCost: row.video_generation_credit_cost,
     fastVideoGenerationCreditCost: row.fast_video_generation_credit_cost,
     freeLikenessFixes: row.free_likeness_fixes,
+    referralCredits: row.referral_credits,
+    referralMaxPerMonth: row.referral_max_per_month,
   }
 }
 
@@ -36,6 +41,8 @@ export async function saveSystemConfig(db: DB | Tx, settings: SystemSettingsUpda
     video_generation_credit_cost: settings.videoGenerationCreditCost,
     fast_video_generation_credit_cost: settings.fastVideoGenerationCreditCost,
     ...(settings.freeLikenessFixes === undefined ? {} : { free_likeness_fixes: settings.freeLikenessFixes }),
+    ...(settings.referralCredits === undefined ? {} : { referral_credits: settings.referralCredits }),
+    ...(settings.referralMaxPerMonth === undefined ? {} : { referral_max_per_month: settings.referralMaxPerMonth }),
   }
   await db
     .insertInto('system_config')

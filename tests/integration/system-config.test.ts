@@ -68,7 +68,12 @@ test('a superadmin PUT answers message and settings, and the new costs apply at 
     body: { message: 'System settings updated successfully', settings: newSettings },
   })
   // Settings added since the spec's four (freeLikenessFixes) keep their values.
-  expect((await getConfig()).body).toEqual({ ...newSettings, freeLikenessFixes: 1 })
+  expect((await getConfig()).body).toEqual({
+    ...newSettings,
+    freeLikenessFixes: 1,
+    referralCredits: 20,
+    referralMaxPerMonth: 10,
+  })
 
   // Registration reads the bonus from the saved configuration.
   const user = await createUser(getDb(), { email: 'after-config@example.com', name: 'After', password: 'secret1' })
