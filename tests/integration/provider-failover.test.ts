@@ -1,5 +1,10 @@
 import { sql } from 'kysely'
-import { admitCall, type BreakerSettings } from '#domain/generation/provider-breakers.server.ts'
+import {
+  admitCall,
+  recordFailure,
+  recordSuccess,
+  type BreakerSettings,
+} from '#domain/generation/provider-breakers.server.ts'
 import { WAITED_TOO_LONG_REASON } from '#domain/generation/task-waits.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getMetrics } from '#platform/metrics.server.ts'
@@ -252,6 +257,15 @@ describe('the breakers', () => {
     const { taskId } = await newTask()
     expect(await run(taskId, { first: 'gemini' })).toMatchObject({ status: 'completed', madeBy: 'openai' })
     expect(await breakerOf('gemini')).toMatchObject({ state: 'open', open_reason: 'quota' })
+  })
+
+  test('K retryable failures within the window open it, even with answers between them', async () => {
+    const failure = { reason: 'retryable', message: 'OpenAI is temporarily unavailable (HTTP 503).' }
+    for (let index = 0; index < breakers.failures; index++) {
+      await recordSuccess(db, 'openai')
+      await recordFailure(db, 'openai', failure, breakers)
+    }
+    expect(await breakerOf('openai')).toMatchObject({ state: 'open', open_reason: 'retryable' })
   })
 
   test('a refused key (401/403) opens the breaker at once', async () => {
