@@ -268,6 +268,17 @@ describe('the breakers', () => {
     expect(await breakerOf('openai')).toMatchObject({ state: 'open', open_reason: 'retryable' })
   })
 
+  test.each(['prepay_depleted', 'billing_required'] as const)(
+    "Gemini's billing answer (%s) opens its breaker at once and the version moves on",
+    async (mode) => {
+      gemini.setMode(mode)
+      const { taskId } = await newTask()
+      expect(await run(taskId, { first: 'gemini' })).toMatchObject({ status: 'completed', madeBy: 'openai' })
+      expect(await breakerOf('gemini')).toMatchObject({ state: 'open', open_reason: 'quota' })
+      expect(await failoversOf(taskId)).toMatchObject([{ reason: 'quota' }])
+    },
+  )
+
   test('a refused key (401/403) opens the breaker at once', async () => {
     openai.setMode('forbidden')
     const { taskId } = await newTask()
