@@ -8,7 +8,7 @@ import {
 import { WAITED_TOO_LONG_REASON } from '#domain/generation/task-waits.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getMetrics } from '#platform/metrics.server.ts'
-import type { ProviderChain } from '#worker/providers/failover.ts'
+import { generateWithFailover, type ProviderChain } from '#worker/providers/failover.ts'
 import { createGeminiImageProvider } from '#worker/providers/image/gemini.ts'
 import { createOpenAiImageProvider } from '#worker/providers/image/openai.ts'
 import { sharedRateLimit } from '#worker/providers/shared-rate-limit.ts'
@@ -311,6 +311,27 @@ describe('the breakers', () => {
     const { taskId } = await newTask()
     expect(await run(taskId)).toMatchObject({ status: 'completed', madeBy: 'openai' })
     expect(await breakerOf('openai')).toMatchObject({ state: 'closed', failures: 0 })
+  })
+
+  test('a probe whose job is stopped mid-call gives the probe back at once', async () => {
+    openai.setMode('hang')
+    await db
+      .insertInto('provider_breakers')
+      .values({ provider: 'openai', state: 'open', opened_at: new Date(Date.now() - breakers.cooldownMs - 1_000) })
+      .execute()
+    const stop = new AbortController()
+    const request = {
+      images: [{ bytes: await petPhoto(), mimeType: 'image/jpeg' as const }],
+      prompt: 'p',
+      style: 'general',
+      guided: null,
+    }
+    const context = { signal: stop.signal, onProgress: () => {} }
+    const call = generateWithFailover(db, chain(), request, [0], context, crypto.randomUUID())
+    setTimeout(() => stop.abort(), 300)
+    await expect(call).rejects.toThrow()
+    expect(await breakerOf('openai')).toMatchObject({ state: 'half_open', probe_started_at: null })
+    expect(await admitCall(db, 'openai', breakers)).toEqual({ state: 'probe' })
   })
 
   test('a failed probe opens the breaker again for another cool-down', async () => {
