@@ -1,7 +1,7 @@
 /**
  * The words of every refund line in credit history: which version was refunded and why, in plain
  * words, built here from a reason code and nowhere else (the worker, recovery and the waits pass a
- * code; failover passes its own codes mapped onto these). A one-version run's line says "this
+ * code). A one-version run's line says "this
  * picture"; a run of several names the version ("version 3 of 4").
  */
 import type { TaskKind } from '#platform/db-schema.ts'

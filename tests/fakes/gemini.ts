@@ -35,6 +35,10 @@ export type GeminiFakeMode =
   | 'hang'
   /** 403 PERMISSION_DENIED: the key was blocked (reported as leaked). */
   | 'forbidden'
+  /** 402 RESOURCE_EXHAUSTED: the billing account's Prepay credit is used up (every key stops). */
+  | 'prepay_depleted'
+  /** 400 FAILED_PRECONDITION: no free tier in this country and billing not enabled. */
+  | 'billing_required'
   /** The prompt itself was blocked: promptFeedback.blockReason, no candidates. */
   | 'blocked_prompt'
   /** The generated image was withheld: finishReason IMAGE_SAFETY. */
@@ -141,6 +145,15 @@ export function startGeminiFake(options: ImageApiFakeOptions = {}): Promise<Gemi
           return sendResourceExhausted(response, model, { perDay: false, retryDelaySeconds: 1 })
         case 'quota_exhausted_daily':
           return sendResourceExhausted(response, model, { perDay: true })
+        case 'prepay_depleted':
+          return sendGoogleError(response, 402, 'Your prepayment credits are depleted.', 'RESOURCE_EXHAUSTED')
+        case 'billing_required':
+          return sendGoogleError(
+            response,
+            400,
+            'Gemini API free tier is not available in your country. Please enable billing on your project in Google AI Studio.',
+            'FAILED_PRECONDITION',
+          )
         case 'server_error':
           return sendGoogleError(response, 500, 'An internal error has occurred.', 'INTERNAL')
         case 'unavailable':
