@@ -39,7 +39,15 @@ import { useRootData } from '#app/hooks/use-root-data.ts'
 import type { StyleJson } from '#domain/gallery/gallery-shared.ts'
 import { listStyles } from '#domain/gallery/styles.server.ts'
 import { getSystemConfig } from '#domain/credits/system-config.server.ts'
-import { imageGenerationSchema, imageRunCost, MAX_IMAGE_MB } from '#domain/generation/image-generation-form.ts'
+import {
+  imageGenerationSchema,
+  imageRunCost,
+  imageVersionCost,
+  MAX_IMAGE_MB,
+  type ImageQuality,
+} from '#domain/generation/image-generation-form.ts'
+import { QualityChoice } from '#app/generation/quality-choice.tsx'
+import { PrintNote } from '#app/generation/print-note.tsx'
 import { VersionsChoice } from '#app/generation/versions-choice.tsx'
 import { TaskVersions } from '#app/generation/task-versions.tsx'
 import { isGeneratorStyle } from '#domain/generation/prompt.ts'
@@ -87,6 +95,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({
     styles: styles.filter((style) => isGeneratorStyle(style.value)),
     cost: settings.imageGenerationCreditCost,
+    hdCost: settings.hdImageCost,
     freeLikenessFixes: settings.freeLikenessFixes,
     offlineRenderer: getEnv().IMAGE_PROVIDER === 'local',
     task,
@@ -116,7 +125,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Generate() {
-  const { styles, cost, offlineRenderer, task, family, freeLikenessFixes, pets, chosenPet } =
+  const { styles, cost, hdCost, offlineRenderer, task, family, freeLikenessFixes, pets, chosenPet } =
     useLoaderData<typeof loader>()
   return (
     <GeneratorShell
@@ -129,7 +138,9 @@ export default function Generate() {
           ? 'The offline renderer is in use: portraits are drawn on this server from your photo, without an AI model.'
           : null
       }
-      form={(follow) => <PortraitForm styles={styles} cost={cost} follow={follow} pets={pets} chosenPet={chosenPet} />}
+      form={(follow) => (
+        <PortraitForm styles={styles} cost={cost} hdCost={hdCost} follow={follow} pets={pets} chosenPet={chosenPet} />
+      )}
       placeholder="Your portrait will appear here. You can follow every task in Today's Tasks."
       result={(shown) => (
         <PortraitResult
@@ -146,12 +157,13 @@ export default function Generate() {
 interface PortraitFormProps {
   styles: StyleJson[]
   cost: number
+  hdCost: number
   follow: TaskFollow
   pets: SavedPetOption[]
   chosenPet: string | null
 }
 
-function PortraitForm({ styles, cost, follow, pets, chosenPet }: PortraitFormProps) {
+function PortraitForm({ styles, cost, hdCost, follow, pets, chosenPet }: PortraitFormProps) {
   const user = useRootData()?.user
   // Without JavaScript both modes' fields stay enabled (CSS shows the chosen one's).
   const hydrated = useHydrated()
@@ -163,6 +175,8 @@ function PortraitForm({ styles, cost, follow, pets, chosenPet }: PortraitFormPro
   const petChosen = hydrated && petId !== ''
   const [photoCheck, checkPhoto] = usePhotoCheck()
   const [variants, setVariants] = useState(1)
+  const [quality, setQuality] = useState<ImageQuality>('standard')
+  const prices = { imageGenerationCreditCost: cost, hdImageCost: hdCost }
   const { form, fields, submitting } = useGeneratorForm(PORTRAITS, follow, {
     id: 'generate',
     schema: imageGenerationSchema,
@@ -229,15 +243,16 @@ function PortraitForm({ styles, cost, follow, pets, chosenPet }: PortraitFormPro
         )}
       </fieldset>
 
+      <QualityChoice standardCost={cost} hdCost={hdCost} value={quality} onChange={setQuality} />
       <VersionsChoice
-        unitCost={cost}
+        unitCost={imageVersionCost(prices, quality)}
         value={variants}
         onChange={setVariants}
         errors={Object.values(fields.variants.allErrors).flat()}
       />
       <CostButton
         label="Generate"
-        cost={imageRunCost({ imageGenerationCreditCost: cost }, variants)}
+        cost={imageRunCost(prices, variants, quality)}
         submitting={submitting}
       >
         {user ? (
@@ -269,6 +284,7 @@ function PortraitResult({ task, cost, freeLikenessFixes, family }: PortraitResul
       ) : url ? (
         <>
           <img className="generate-image" src={url} alt="Your generated pet portrait" />
+          <PrintNote print={task.result?.print} />
           <DownloadLink task={task} url={url}>
             Download
           </DownloadLink>

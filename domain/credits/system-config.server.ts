@@ -9,6 +9,8 @@ export const defaultSystemConfig = {
   fastVideoGenerationCreditCost: 10,
   /** Likeness fixes each paid image run includes for free (decision 0030). */
   freeLikenessFixes: 1,
+  /** HD's price a version (decision 0035): twice the image cost until a superadmin sets it. */
+  hdImageCost: 4,
 }
 
 export type SystemSettings = typeof defaultSystemConfig
@@ -22,6 +24,7 @@ export async function getSystemConfig(db: DB | Tx): Promise<SystemSettings> {
     videoGenerationCreditCost: row.video_generation_credit_cost,
     fastVideoGenerationCreditCost: row.fast_video_generation_credit_cost,
     freeLikenessFixes: row.free_likeness_fixes,
+    hdImageCost: row.hd_image_cost ?? row.image_generation_credit_cost * 2,
   }
 }
 
@@ -36,6 +39,7 @@ export async function saveSystemConfig(db: DB | Tx, settings: SystemSettingsUpda
     video_generation_credit_cost: settings.videoGenerationCreditCost,
     fast_video_generation_credit_cost: settings.fastVideoGenerationCreditCost,
     ...(settings.freeLikenessFixes === undefined ? {} : { free_likeness_fixes: settings.freeLikenessFixes }),
+    ...(settings.hdImageCost === undefined ? {} : { hd_image_cost: settings.hdImageCost }),
   }
   await db
     .insertInto('system_config')

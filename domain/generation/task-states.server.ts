@@ -1,7 +1,8 @@
 import { sql } from 'kysely'
 import type { DB, Tx } from '#platform/db.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
-import { refundVersions } from '#domain/credits/credits.server.ts'
+import { refundHdShortfall, refundVersions } from '#domain/credits/credits.server.ts'
+import { hdShortfall } from './hd-shortfall.ts'
 import type { RefundReason } from '#domain/credits/refund-reasons.ts'
 import { returnFreeFix } from './free-fixes.server.ts'
 import { MEDIA_RETENTION_DAYS } from './task-view.ts'
@@ -76,7 +77,15 @@ export async function completeTask(
   db: DB,
   taskId: string,
   delivered: string | StoredVersion[],
-  shortfall: RefundReason = 'not_delivered',
+  {
+    shortfall = 'not_delivered',
+    hdLongEdge,
+  }: {
+    /** Why the versions not delivered are missing (each is refunded). */
+    shortfall?: RefundReason
+    /** The long edge an HD version must have; a smaller one is refunded HD's difference (decision 0035). */
+    hdLongEdge?: number
+  } = {},
 ) {
   const versions = typeof delivered === 'string' ? [{ index: 0, key: delivered }] : delivered
   if (versions.length === 0) throw new Error(`completeTask(${taskId}) needs at least one version`)
@@ -95,7 +104,7 @@ export async function completeTask(
       })
       .where('id', '=', taskId)
       .where('status', '=', 'processing')
-      .returning(['user_id', 'kind', 'credit_cost', 'variants', 'provider'])
+      .returning(['user_id', 'kind', 'credit_cost', 'variants', 'provider', 'params'])
       .executeTakeFirst()
     if (!task) return false
     await tx
@@ -129,6 +138,8 @@ export async function completeTask(
       versionIndexes: missing,
       reason: shortfall,
     })
+    const hd = hdLongEdge === undefined ? null : hdShortfall(task.params, versions, hdLongEdge)
+    if (hd) await refundHdShortfall(tx, { userId: task.user_id, taskId, variants: task.variants, ...hd })
     return true
   })
 }

@@ -16,6 +16,7 @@ export function imageGeneration(provider: ImageProvider, beforeRequest = noLimit
   return {
     jobName: 'generate_image',
     providerName: provider.name,
+    hdLongEdge: provider.hdLongEdge,
     async produce(task, images, context, versions) {
       const parsed = imageTaskParamsSchema.safeParse(task.params)
       if (!parsed.success) throw new ProviderError('The task options are invalid.', { retryable: false })
@@ -27,7 +28,7 @@ export function imageGeneration(provider: ImageProvider, beforeRequest = noLimit
       const granted = await beforeRequest(provider.requestPerVersion ? versions.length : 1)
       const asked = provider.requestPerVersion ? versions.slice(0, granted) : versions
       return provider.generate(
-        { images, prompt, style: params.style, guided, versions: asked, seed: params.seed },
+        { images, prompt, style: params.style, guided, versions: asked, seed: params.seed, quality: params.quality },
         context,
       )
     },

@@ -51,6 +51,8 @@ export interface GenerationContext extends ProviderContext {
 export interface GenerationJob {
   jobName: LaterRun['jobName']
   providerName: string
+  /** Image jobs: the long edge an HD version must have, or it is refunded HD's difference. */
+  hdLongEdge?: number
   produce(
     task: GenerationTask,
     inputs: ImageInput[],
@@ -159,7 +161,7 @@ async function runAttempt(taskId: string, helpers: JobHelpers, job: GenerationJo
       if (made.length === 0) throw new ProviderError('The provider answered without an image.', { retryable: false })
       missing = missing.slice(made.length)
     }
-    await finish(task, delivered)
+    await finish(task, delivered, job)
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error
     await settleFailure(error, { task, helpers, job, later, delivered })
@@ -172,9 +174,14 @@ async function runAttempt(taskId: string, helpers: JobHelpers, job: GenerationJo
  * Completes the task with the versions it has; `shortfall` is why the others are missing (each is
  * refunded). Files of a task that recovery failed meanwhile are removed: nothing points at them.
  */
-async function finish(task: GenerationTask, delivered: StoredVersion[], shortfall?: RefundReason) {
+async function finish(
+  task: GenerationTask,
+  delivered: StoredVersion[],
+  job: Pick<GenerationJob, 'hdLongEdge'>,
+  shortfall?: RefundReason,
+) {
   const db = getDb()
-  if (await completeTask(db, task.id, delivered, shortfall)) {
+  if (await completeTask(db, task.id, delivered, { shortfall, hdLongEdge: job.hdLongEdge })) {
     observeTaskFinished(task, 'completed')
     return
   }
@@ -232,7 +239,7 @@ async function settleFailure(
   }
   const reason = error instanceof ProviderError ? error.message : INTERNAL_FAILURE
   if (delivered.length > 0) {
-    await finish(task, delivered, refundReasonOf(error))
+    await finish(task, delivered, job, refundReasonOf(error))
     return
   }
   if (await db.transaction().execute((tx) => failTask(tx, taskId, reason, refundReasonOf(error)))) {
