@@ -71,14 +71,14 @@ function largestAt(widthPx: number, heightPx: number, dpi: number): PrintSize | 
   }
 }
 
-/** "Prints sharp up to 8×10 in (20×25 cm), cropped to shape; good up to 16×20 in (41×51 cm) at 200 DPI." */
+/** "Prints sharp up to 8×10 in (20×25 cm), cropped to shape; good at 200 DPI up to 16×20 in (41×51 cm), …" */
 export function printSentence(print: PrintReadiness): string {
   const { sharp, good } = print.largestPrint
   const first = sharp
     ? `Prints sharp up to ${sizeWords(sharp)}`
     : `Prints sharp only up to ${print.inchesAt300.width}×${print.inchesAt300.height} in ` +
       `(${print.cmAt300.width}×${print.cmAt300.height} cm), smaller than a 4×6 in print`
-  const second = good && good.name !== sharp?.name ? `; good up to ${sizeWords(good)} at ${GOOD_DPI} DPI` : ''
+  const second = good && good.name !== sharp?.name ? `; good at ${GOOD_DPI} DPI up to ${sizeWords(good)}` : ''
   return `${first}${second}.`
 }
 
