@@ -31,7 +31,8 @@ test('a user uploads a photo, generates in Guide mode, sees it complete in the s
   const downloading = page.waitForEvent('download')
   await item.getByRole('link', { name: 'Download' }).click()
   const download = await downloading
-  expect(download.suggestedFilename()).toMatch(/^pet-portrait-[0-9a-f]{8}\.png$/)
+  // The spec's prefix, the task, the day and the version number (decision 0035).
+  expect(download.suggestedFilename()).toMatch(/^pet-portrait-[0-9a-f]{8}-\d{4}-\d{2}-\d{2}-1\.png$/)
 
   // History lists it, with its download.
   await page.goto('/history')
