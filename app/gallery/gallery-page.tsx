@@ -137,7 +137,8 @@ export function GalleryPage() {
           image={openTemplate}
           imageCost={imageCost}
           hdCost={hdCost}
-          closeHref={hrefWith({ template: null })} />
+          closeHref={hrefWith({ template: null })}
+        />
       ) : null}
     </section>
   )

@@ -250,11 +250,7 @@ function PortraitForm({ styles, cost, hdCost, follow, pets, chosenPet }: Portrai
         onChange={setVariants}
         errors={Object.values(fields.variants.allErrors).flat()}
       />
-      <CostButton
-        label="Generate"
-        cost={imageRunCost(prices, variants, quality)}
-        submitting={submitting}
-      >
+      <CostButton label="Generate" cost={imageRunCost(prices, variants, quality)} submitting={submitting}>
         {user ? (
           <>You have {user.credits} credits.</>
         ) : (

@@ -175,7 +175,11 @@ function HistoryCard({ item, kind, page, cost, freeLikenessFixes }: HistoryCardP
       </p>
       <div className="row">
         {item.url ? (
-          <a className="button secondary" href={downloadUrl(item.url, favouriteDownloadName({ ...item, type: kind }))} download>
+          <a
+            className="button secondary"
+            href={downloadUrl(item.url, favouriteDownloadName({ ...item, type: kind }))}
+            download
+          >
             Download
           </a>
         ) : null}

@@ -233,7 +233,9 @@ export async function submitImageGeneration(
       variants: form.variants,
       // What each version gets back if it comes back smaller than HD: the prices of this moment.
       pricedParams: (settings) =>
-        form.quality === 'hd' ? { hdShortfallRefund: Math.max(0, settings.hdImageCost - settings.imageGenerationCreditCost) } : {},
+        form.quality === 'hd'
+          ? { hdShortfallRefund: Math.max(0, settings.hdImageCost - settings.imageGenerationCreditCost) }
+          : {},
     },
     form.images,
     // With a saved pet the uploads are references; its photos were checked when saved.

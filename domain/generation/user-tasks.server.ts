@@ -124,11 +124,13 @@ export function toTaskView(task: TaskWithQueue): TaskView {
     runningTasks: task.running_tasks,
     // The worker's lanes for this kind of task (worker/lanes.ts).
     maxConcurrentTasks: task.kind === 'image' ? env.IMAGE_CONCURRENCY : env.VIDEO_CONCURRENCY,
-    result: url ? (task.kind === 'image' ? { imageUrl: url, print: favourite?.print ?? null } : { videoUrl: url }) : null,
+    result: url
+      ? task.kind === 'image'
+        ? { imageUrl: url, print: favourite?.print ?? null }
+        : { videoUrl: url }
+      : null,
     parentTaskId: task.parent_task_id,
-    ...(task.kind === 'image'
-      ? { images, variants: task.variants, favouriteIndex: task.favourite_index }
-      : {}),
+    ...(task.kind === 'image' ? { images, variants: task.variants, favouriteIndex: task.favourite_index } : {}),
     error: task.error,
     refunds: task.refunds,
     subject: task.subject,

@@ -15,8 +15,8 @@ const STANDARD_SIZES: readonly (readonly [number, number])[] = [
   [18, 24],
 ]
 
-export const SHARP_DPI = 300
-export const GOOD_DPI = 200
+const SHARP_DPI = 300
+const GOOD_DPI = 200
 const CM_PER_INCH = 2.54
 
 export interface PrintSize {

@@ -40,6 +40,23 @@ test('a user uploads a photo, generates in Guide mode, sees it complete in the s
   await context.close()
 })
 
+test('HD: the generator prices it before submitting and says how large the result prints', async ({ browser }) => {
+  const { context } = await newUserContext(browser, { name: 'Printer' })
+  const page = await context.newPage()
+  await page.goto('/generate')
+  await page.getByLabel('Pet photo').setInputFiles(await photo())
+  await page.getByLabel('Background').fill('a sunny beach')
+  await page.getByRole('radio', { name: /^HD/ }).check()
+  // HD costs twice the image cost a version by default: 4 credits.
+  await page.getByRole('button', { name: 'Generate (4 credits)' }).click()
+  const result = page.getByRole('img', { name: 'Your generated pet portrait' })
+  await expect(result).toBeVisible({ timeout: 60_000 })
+  // The offline renderer makes HD at 4096 px: sharp up to 8×10 in at 300 DPI.
+  await expect(page.getByText(/Prints sharp up to 8×10 in \(20×25 cm\)/)).toBeVisible()
+  await expect(page.getByText('4096×4096 px')).toBeVisible()
+  await context.close()
+})
+
 /** A new user's 10 credits spent on five portraits. */
 async function userWithoutCredits(browser: Browser) {
   const { context } = await newUserContext(browser, { name: 'Painter' })

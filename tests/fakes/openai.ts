@@ -44,7 +44,7 @@ export const OPENAI_MAX_EDIT_IMAGES = 16
 const FIXED_SIZES = ['1024x1024', '1536x1024', '1024x1536', 'auto']
 
 /** Why gpt-image-2 refuses a size (the image generation guide's limits), or null when it makes it. */
-export function gptImage2SizeProblem(size: string): string | null {
+function gptImage2SizeProblem(size: string): string | null {
   if (size === 'auto') return null
   const match = /^(\d+)x(\d+)$/.exec(size)
   if (!match) return `Invalid size '${size}'. Expected 'auto' or WIDTHxHEIGHT.`
@@ -261,8 +261,7 @@ export async function startOpenAiFake(options: ImageApiFakeOptions = {}): Promis
         if (response.destroyed) return
       }
       const sized = state.mode === 'ignores_size' ? null : /^(\d+)x(\d+)$/.exec(size ?? '')
-      const image =
-        sized && size !== '1024x1024' ? await sizedPng(Number(sized[1]), Number(sized[2])) : state.resultPng
+      const image = sized && size !== '1024x1024' ? await sizedPng(Number(sized[1]), Number(sized[2])) : state.resultPng
       const b64_json = image.toString('base64')
       const data = Array.from({ length: state.takeImages(n) }, () => ({ b64_json }))
       sendJson(response, 200, { created: now(), data })

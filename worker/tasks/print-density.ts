@@ -8,7 +8,7 @@ import { crc32 } from 'node:zlib'
 import sharp from 'sharp'
 import type { GeneratedMedia } from '#worker/providers/types.ts'
 
-export const PRINT_DPI = 300
+const PRINT_DPI = 300
 /** pHYs counts pixels per metre: 300 / 0.0254, rounded. */
 const PIXELS_PER_METRE = Math.round(PRINT_DPI / 0.0254)
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])

@@ -45,7 +45,11 @@ test('exact thresholds: 1200×1800 is exactly a sharp 4×6 with no crop; one pix
 test('a landscape image prints landscape, in either orientation', () => {
   const { largestPrint } = printReadiness(3840, 2160)
   // 300 DPI: 5×7 fits (2100×1500); 8×10 needs 2400 on the short side
-  expect(largestPrint.sharp).toMatchObject({ name: '5×7', inches: { width: 7, height: 5 }, cm: { width: 18, height: 13 } })
+  expect(largestPrint.sharp).toMatchObject({
+    name: '5×7',
+    inches: { width: 7, height: 5 },
+    cm: { width: 18, height: 13 },
+  })
   // 200 DPI: 8×10 (2000×1600) fits; 11×14 needs 2200 on the short side
   expect(largestPrint.good).toMatchObject({ name: '8×10', inches: { width: 10, height: 8 } })
   expect(printReadiness(2160, 3840).largestPrint.sharp?.inches).toEqual({ width: 5, height: 7 })

@@ -30,7 +30,7 @@ export interface OpenAiImageConfig {
 
 const SERVICE = 'OpenAI'
 /** The largest square the GPT Image models make (see above). */
-export const OPENAI_HD_EDGE = 2880
+const OPENAI_HD_EDGE = 2880
 
 const answerSchema = z.object({ data: z.array(z.object({ b64_json: z.string().min(1) })).min(1) })
 
