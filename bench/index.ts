@@ -6,6 +6,7 @@ import { startEmbeddedPostgres } from '../scripts/embedded-postgres.ts'
 import { benchAnalytics } from './analytics.ts'
 import { benchAnalyticsRollups } from './analytics-rollups.ts'
 import { benchQueue, benchTaskReadMetrics, benchTaskReads, benchUploadMemory } from './generation.ts'
+import { benchFailover } from './failover.ts'
 import { benchForgotPassword } from './forgot-password.ts'
 import { benchLiveUpdates } from './live-updates.ts'
 import { scratchDatabase } from './lib.ts'
@@ -33,6 +34,7 @@ const benches: Array<[string, Bench]> = [
   ['outage', benchOutage],
   ['photo-check', benchPhotoCheck],
   ['variants', benchVariants],
+  ['failover', benchFailover],
 ]
 
 async function main() {

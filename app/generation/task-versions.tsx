@@ -10,6 +10,7 @@ import {
 } from '#app/generation/task-client.ts'
 import type { TaskImage } from '#domain/generation/task-view.ts'
 import { PrintNote } from './print-note.tsx'
+import { MadeBy } from './made-by.tsx'
 
 /**
  * Every version of a finished image task: a thumbnail each, its download, and a plain form that
@@ -67,6 +68,7 @@ export function TaskVersions({
                 {isFavourite ? <strong> · Favourite</strong> : null}
               </p>
               <PrintNote print={image.print} />
+              <MadeBy image={image} />
               <div className="row">
                 <a className="button secondary" href={downloadUrl(image.url, versionName(name, image.index))} download>
                   Download

@@ -64,6 +64,11 @@ export interface StoredVersion {
   key: string
   width?: number | null
   height?: number | null
+  /** Who made it, when this attempt asked a provider (decision 0033); else the task's provider. */
+  provider?: string
+  model?: string | null
+  /** The HD edge of the provider that made it (decision 0035), when this attempt asked one. */
+  hdLongEdge?: number
 }
 
 /**
@@ -83,7 +88,10 @@ export async function completeTask(
   }: {
     /** Why the versions not delivered are missing (each is refunded). */
     shortfall?: RefundReason
-    /** The long edge an HD version must have; a smaller one is refunded HD's difference (decision 0035). */
+    /**
+     * The long edge an HD version must have when its own provider's is unknown; a smaller one is
+     * refunded HD's difference (decision 0035).
+     */
     hdLongEdge?: number
   } = {},
 ) {
@@ -116,7 +124,8 @@ export async function completeTask(
           key: version.key,
           width: version.width ?? null,
           height: version.height ?? null,
-          provider: task.provider,
+          provider: version.provider ?? task.provider,
+          model: version.model ?? null,
         })),
       )
       .onConflict((conflict) =>
@@ -124,6 +133,8 @@ export async function completeTask(
           key: eb.ref('excluded.key'),
           width: eb.ref('excluded.width'),
           height: eb.ref('excluded.height'),
+          provider: eb.ref('excluded.provider'),
+          model: eb.ref('excluded.model'),
         })),
       )
       .execute()
@@ -138,7 +149,7 @@ export async function completeTask(
       versionIndexes: missing,
       reason: shortfall,
     })
-    const hd = hdLongEdge === undefined ? null : hdShortfall(task.params, versions, hdLongEdge)
+    const hd = hdShortfall(task.params, versions, hdLongEdge)
     if (hd) await refundHdShortfall(tx, { userId: task.user_id, taskId, variants: task.variants, ...hd })
     return true
   })

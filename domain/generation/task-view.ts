@@ -46,6 +46,9 @@ export interface TaskImage {
   height: number | null
   /** How large it prints (decision 0035); null when its size is unknown. */
   print: PrintReadiness | null
+  /** Which provider and model made it (decision 0033); null when not recorded (older versions). */
+  provider: string | null
+  model: string | null
 }
 
 type KnownAfterFirstRead =

@@ -45,6 +45,13 @@ export interface GeneratedMedia {
   mimeType: string
 }
 
+export interface MadeBy {
+  provider: string
+  model: string | null
+  /** That provider's HD edge (ImageProvider.hdLongEdge): an HD version is measured against it. */
+  hdLongEdge?: number
+}
+
 export interface ProviderContext {
   signal: AbortSignal
   /** Reports progress 0..100; providers call it when they know more. */
@@ -58,10 +65,14 @@ export interface ProviderContext {
 export interface GeneratedImages {
   images: GeneratedMedia[]
   shortfall?: unknown
+  /** Which provider and model made them, when a chain of providers (failover.ts) answered. */
+  madeBy?: MadeBy
 }
 
 export interface ImageProvider {
   readonly name: string
+  /** The model it asks for (null for the offline renderers). */
+  readonly model?: string | null
   /** Each version is a paid request of its own (Gemini), counted one by one by the rate limit. */
   readonly requestPerVersion: boolean
   /**
@@ -123,7 +134,20 @@ export interface ProviderErrorOptions {
   unreachable?: boolean
   /** A content-policy refusal: final, counted as `refused` in the metrics. */
   refused?: boolean
+  /** The service refused this server's key or account (401, 403, a bad key): final, the operator must act. */
+  credentialsRefused?: boolean
+  /** No answer at all, not even response headers, within the stall time (PROVIDER_STALL_MS). */
+  stalled?: boolean
 }
+
+/**
+ * Why a provider call failed, as a machine-readable code (for failover, breakers, metrics and
+ * refund lines): `refused` (safety or moderation; never failed over), `quota` (quota or billing
+ * used up), `auth` (the key or account refused), `stall` (no answer at all in time), `busy` (a 429
+ * or our own rate limit: wait), `retryable` (5xx, timeouts, network) or `final` (bad input, an
+ * answer that cannot be used).
+ */
+export type ProviderFailure = 'refused' | 'quota' | 'auth' | 'stall' | 'busy' | 'retryable' | 'final'
 
 /**
  * A provider failure. `retryable` is true for transient trouble (HTTP 429, 5xx, timeouts, network
@@ -140,6 +164,8 @@ export class ProviderError extends Error {
   readonly unreachable: boolean
   /** A content-policy refusal (counted as `refused` in the metrics). */
   readonly refused: boolean
+  readonly credentialsRefused: boolean
+  readonly stalled: boolean
 
   constructor(message: string, options: ProviderErrorOptions) {
     super(message, { cause: options.cause })
@@ -151,6 +177,18 @@ export class ProviderError extends Error {
     this.timedOut = options.timedOut ?? false
     this.unreachable = options.unreachable ?? false
     this.refused = options.refused ?? false
+    this.credentialsRefused = options.credentialsRefused ?? false
+    this.stalled = options.stalled ?? false
+  }
+
+  /** The failure's code (see ProviderFailure). */
+  get reason(): ProviderFailure {
+    if (this.refused) return 'refused'
+    if (this.quotaExhausted) return 'quota'
+    if (this.credentialsRefused) return 'auth'
+    if (this.stalled) return 'stall'
+    if (this.retryAfterMs !== undefined) return 'busy'
+    return this.retryable ? 'retryable' : 'final'
   }
 }
 

@@ -1,5 +1,7 @@
 import { correctionsFor, imageTaskParamsSchema, promptInputFor } from '#domain/generation/image-task-params.ts'
-import { imageProviderFromEnv } from '#worker/providers/from-env.ts'
+import { imageChainFromEnv } from '#worker/providers/from-env.ts'
+import { generateWithFailover, type ProviderChain } from '#worker/providers/failover.ts'
+import { getDb } from '#platform/db.server.ts'
 import { buildImagePrompt } from '#domain/generation/prompt.ts'
 import { noLimit } from '#worker/providers/shared-rate-limit.ts'
 import { ProviderError, type ImageProvider } from '#worker/providers/types.ts'
@@ -7,16 +9,18 @@ import { generationTask } from './generation-task.ts'
 import type { GenerationJob } from './run-generation.ts'
 
 /**
- * How an image task asks its provider: the prompt built from the stored params, every stored
- * image, the versions still missing. `beforeRequest` runs right before the (paid) provider call:
- * the shared rate limit, which counts one request for a provider that makes every version in one
- * call (OpenAI's `n`) and one per version otherwise (Gemini), and may grant fewer than asked.
+ * How an image task asks its providers: the prompt built from the stored params, every stored
+ * image, the versions still missing, along the chain of providers (failover.ts): each provider's
+ * shared rate limit counts one request for a provider that makes every version in one call
+ * (OpenAI's `n`) and one per version otherwise (Gemini), and may grant fewer than asked. A bare
+ * provider is a chain of one without breakers, `beforeRequest` its rate limit.
  */
-export function imageGeneration(provider: ImageProvider, beforeRequest = noLimit): GenerationJob {
+export function imageGeneration(source: ImageProvider | ProviderChain, beforeRequest = noLimit): GenerationJob {
+  const chain = 'links' in source ? source : { links: [{ provider: source, beforeRequest }], breakers: null }
   return {
     jobName: 'generate_image',
-    providerName: provider.name,
-    hdLongEdge: provider.hdLongEdge,
+    providerName: chain.links[0].provider.name,
+    hdLongEdge: smallestHdEdge(chain),
     async produce(task, images, context, versions) {
       const parsed = imageTaskParamsSchema.safeParse(task.params)
       if (!parsed.success) throw new ProviderError('The task options are invalid.', { retryable: false })
@@ -25,19 +29,23 @@ export function imageGeneration(provider: ImageProvider, beforeRequest = noLimit
         .filter(Boolean)
         .join(' ')
       const guided = params.mode === 'customize' ? null : params.guided
-      const granted = await beforeRequest(provider.requestPerVersion ? versions.length : 1)
-      const asked = provider.requestPerVersion ? versions.slice(0, granted) : versions
-      return provider.generate(
-        { images, prompt, style: params.style, guided, versions: asked, seed: params.seed, quality: params.quality },
-        context,
-      )
+      const request = { images, prompt, style: params.style, guided, seed: params.seed, quality: params.quality }
+      return generateWithFailover(getDb(), chain, request, versions, context, task.id)
     },
   }
 }
 
 export const generateImage = generationTask({
   kind: 'image',
-  providerFromEnv: imageProviderFromEnv,
-  rpm: (env) => env.IMAGE_PROVIDER_RPM,
-  job: imageGeneration,
+  jobFromEnv: (env, limitFor) => imageGeneration(imageChainFromEnv(env, limitFor)),
 })
+
+/**
+ * The HD edge for a version whose provider is not known (stored by an earlier attempt): the smallest
+ * of the chain's, so only a version short of every provider's HD is refunded. Each version answered
+ * now is measured against its own provider's (madeBy.hdLongEdge).
+ */
+function smallestHdEdge(chain: ProviderChain): number | undefined {
+  const edges = chain.links.flatMap(({ provider }) => (provider.hdLongEdge === undefined ? [] : [provider.hdLongEdge]))
+  return edges.length > 0 ? Math.min(...edges) : undefined
+}

@@ -24,6 +24,8 @@ export interface GeminiImageConfig {
   model?: string
   /** Default 300 000 ms. */
   timeoutMs?: number
+  /** No response headers within this long is a stall (default: timeoutMs). */
+  stallMs?: number
 }
 
 const SERVICE = 'Gemini'
@@ -82,6 +84,7 @@ export function createGeminiImageProvider(config: GeminiImageConfig): ImageProvi
 
   return {
     name: 'gemini',
+    model,
     requestPerVersion: true,
     hdLongEdge: GEMINI_4K_SQUARE_EDGE,
     generate: (request, context) => makeEachVersion(request, () => generateOne(request, context)),

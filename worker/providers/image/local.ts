@@ -23,6 +23,7 @@ import { guidedItems } from '#domain/generation/prompt.ts'
 export function createLocalImageProvider(): ImageProvider {
   return {
     name: 'local',
+    model: null,
     requestPerVersion: false,
     hdLongEdge: LOCAL_HD_EDGE,
     generate: (request, context) => makeEachVersion(request, (version) => render(request, version, context)),
