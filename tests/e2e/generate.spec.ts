@@ -42,7 +42,9 @@ test('a user uploads a photo, generates in Guide mode, sees it complete in the s
   await context.close()
 })
 
-test('HD: the generator prices it before submitting and says how large the result prints', async ({ browser }) => {
+test('HD: the generator prices it before submitting and says how large the result prints @phone', async ({
+  browser,
+}) => {
   const { context } = await newUserContext(browser, { name: 'Printer' })
   const page = await context.newPage()
   await page.goto('/generate')
