@@ -67,9 +67,15 @@ test('a superadmin PUT answers message and settings, and the new costs apply at 
     status: 200,
     body: { message: 'System settings updated successfully', settings: newSettings },
   })
-  // Settings added since the spec's four (freeLikenessFixes) keep their values; HD's price, never
-  // set, follows the image cost (twice it).
-  expect((await getConfig()).body).toEqual({ ...newSettings, freeLikenessFixes: 1, hdImageCost: 8 })
+  // Settings added since the spec's four (freeLikenessFixes, the referral reward) keep their values;
+  // HD's price, never set, follows the image cost (twice it).
+  expect((await getConfig()).body).toEqual({
+    ...newSettings,
+    freeLikenessFixes: 1,
+    hdImageCost: 8,
+    referralCredits: 20,
+    referralMaxPerMonth: 10,
+  })
 
   // Registration reads the bonus from the saved configuration.
   const user = await createUser(getDb(), { email: 'after-config@example.com', name: 'After', password: 'secret1' })
