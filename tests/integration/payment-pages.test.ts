@@ -204,6 +204,8 @@ describe('/payment-review', () => {
       fastVideoGenerationCreditCost: 12,
       freeLikenessFixes: 2,
       hdImageCost: 7,
+      referralCredits: 20,
+      referralMaxPerMonth: 10,
     })
   })
 })
