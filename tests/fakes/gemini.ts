@@ -6,8 +6,14 @@
  * without an image, errors as `{ error: { code, message, status, details } }`. Like the real API it
  * answers a bad key with 400 API_KEY_INVALID, more than 14 input images with 400 INVALID_ARGUMENT, a model that does not exist (or was retired) with
  * 404 NOT_FOUND, and an exhausted quota with 429 RESOURCE_EXHAUSTED (RetryInfo for a per-minute
- * quota, a PerDay QuotaFailure for a daily one). Point GEMINI_BASE_URL at `fake.baseUrl`.
+ * quota, a PerDay QuotaFailure for a daily one). `generationConfig.imageConfig` is checked as the
+ * image-generation guide documents it: `imageSize` one of "1K", "2K", "4K" (upper-case K; anything
+ * else is 400 INVALID_ARGUMENT), `aspectRatio` one of the listed ratios; a square "2K" or "4K"
+ * answers an image of that size (2048 or 4096 px), the default 1K the small sample PNG.
+ * Point GEMINI_BASE_URL at `fake.baseUrl`.
  */
+import sharp from 'sharp'
+import { z } from 'zod'
 import {
   modelResource,
   sendApiKeyInvalid,
@@ -74,6 +80,25 @@ const GEMINI_IMAGE_MODELS = ['gemini-3.1-flash-image', 'gemini-3.1-flash-image-p
 /** The Gemini 3 image models take up to 14 reference images a request (image-generation guide). */
 export const GEMINI_MAX_INPUT_IMAGES = 14
 
+/** The image-generation guide's values for generationConfig.imageConfig. */
+const IMAGE_SIZES: Record<string, number> = { '1K': 1024, '2K': 2048, '4K': 4096 }
+const ASPECT_RATIOS = ['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9']
+const imageConfigSchema = z
+  .object({ aspectRatio: z.string().optional(), imageSize: z.string().optional() })
+  .passthrough()
+  .optional()
+
+/** Why the API refuses an imageConfig, or null. */
+function imageConfigProblem(config: z.infer<typeof imageConfigSchema>): string | null {
+  if (config?.imageSize !== undefined && !(config.imageSize in IMAGE_SIZES)) {
+    return `Invalid value at 'generation_config.image_config.image_size' ("${config.imageSize}"): use 1K, 2K or 4K.`
+  }
+  if (config?.aspectRatio !== undefined && !ASPECT_RATIOS.includes(config.aspectRatio)) {
+    return `Invalid value at 'generation_config.image_config.aspect_ratio' ("${config.aspectRatio}").`
+  }
+  return null
+}
+
 const ROUTE = /^\/v1beta\/models\/([^/:]+):generateContent$/
 const LOOKUP = /^\/v1beta\/models\/([^/:]+)$/
 
@@ -136,9 +161,22 @@ export function startGeminiFake(options: ImageApiFakeOptions = {}): Promise<Gemi
           'INVALID_ARGUMENT',
         )
       }
+      const config = imageConfigSchema.safeParse(
+        (body.generationConfig as { imageConfig?: unknown } | undefined)?.imageConfig,
+      )
+      const problem = config.success ? imageConfigProblem(config.data) : 'Invalid imageConfig.'
+      if (problem) return sendGoogleError(response, 400, problem, 'INVALID_ARGUMENT')
       if (!state.admit()) return sendResourceExhausted(response, model, { perDay: false })
 
-      const data = state.resultPng.toString('base64')
+      const edge = config.data?.imageSize ? IMAGE_SIZES[config.data.imageSize] : 1024
+      const square = (config.data?.aspectRatio ?? '1:1') === '1:1'
+      const image =
+        square && edge > 1024
+          ? await sharp({ create: { width: edge, height: edge, channels: 3, background: '#5a87c8' } })
+              .png()
+              .toBuffer()
+          : state.resultPng
+      const data = image.toString('base64')
       switch (state.mode) {
         case 'rate_limit_once':
           state.mode = 'success'

@@ -189,7 +189,12 @@ describe('/payment-review', () => {
       videoGenerationCreditCost: ['Video generation cost (Stable) must be a whole number'],
     })
 
-    const saved = await postReviewPage(superadmin.token, { intent: 'settings', ...settings, freeLikenessFixes: '2' })
+    const saved = await postReviewPage(superadmin.token, {
+      intent: 'settings',
+      ...settings,
+      freeLikenessFixes: '2',
+      hdImageCost: '7',
+    })
     expect(saved.status).toBe(200)
     expect((await saved.json()).message).toBe('System settings updated successfully')
     expect(await getSystemConfig(getDb())).toEqual({
@@ -198,6 +203,9 @@ describe('/payment-review', () => {
       videoGenerationCreditCost: 25,
       fastVideoGenerationCreditCost: 12,
       freeLikenessFixes: 2,
+      hdImageCost: 7,
+      referralCredits: 20,
+      referralMaxPerMonth: 10,
     })
   })
 })

@@ -93,7 +93,7 @@ export async function generateWithFailover(
     try {
       const made = await provider.generate({ ...request, versions: asked }, context)
       if (chain.breakers) await recordSuccess(db, name)
-      return { ...made, madeBy: { provider: name, model: provider.model ?? null } }
+      return { ...made, madeBy: { provider: name, model: provider.model ?? null, hdLongEdge: provider.hdLongEdge } }
     } catch (error) {
       if (!(error instanceof ProviderError) || context.signal.aborted) {
         // Stopped (the worker shuts down) or our own fault: no verdict on the provider; the next caller probes.
