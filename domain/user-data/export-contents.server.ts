@@ -10,7 +10,13 @@ import type { ZipEntry } from '#platform/zip-stream.server.ts'
 export async function exportEntries(db: DB, userId: string): Promise<ZipEntry[]> {
   const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow()
   const [ledger, tasks, versions, pets, petPhotos, proofs] = await Promise.all([
-    db.selectFrom('credit_transactions').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute(),
+    db
+      .selectFrom('credit_transactions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
     db.selectFrom('generation_tasks').selectAll().where('user_id', '=', userId).orderBy('created_at').execute(),
     db
       .selectFrom('task_versions as v')
