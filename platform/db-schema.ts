@@ -9,7 +9,7 @@ type Json<T> = ColumnType<T, string | T, string | T>
 export type Role = 'user' | 'admin' | 'superadmin'
 export type TaskKind = 'image' | 'video'
 export type TaskStatus = 'queued' | 'processing' | 'completed' | 'failed'
-export type TaskSource = 'generate' | 'template'
+export type TaskSource = 'generate' | 'template' | 'upscale'
 export type LedgerType = 'earn' | 'spend' | 'purchase' | 'adjustment'
 export type PaymentMethod = 'paypal_me' | 'usdt_trc20' | 'usdt_erc20'
 export type ProofStatus = 'pending' | 'approved' | 'rejected'
@@ -80,6 +80,8 @@ export interface SystemConfigTable {
   fast_video_generation_credit_cost: number
   /** Free likeness fixes each paid run includes (migration 0035). */
   free_likeness_fixes: Generated<number>
+  /** The price of "Make it bigger" (migration 0041). */
+  upscale_cost: Generated<number>
   updated_at: Generated<Date>
 }
 

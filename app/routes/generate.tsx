@@ -88,6 +88,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     styles: styles.filter((style) => isGeneratorStyle(style.value)),
     cost: settings.imageGenerationCreditCost,
     freeLikenessFixes: settings.freeLikenessFixes,
+    upscaleCost: settings.upscaleCost,
     offlineRenderer: getEnv().IMAGE_PROVIDER === 'local',
     task,
     family: user && task ? await findTaskFamily(db, user.id, task.id) : null,
@@ -116,7 +117,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Generate() {
-  const { styles, cost, offlineRenderer, task, family, freeLikenessFixes, pets, chosenPet } =
+  const { styles, cost, offlineRenderer, task, family, freeLikenessFixes, upscaleCost, pets, chosenPet } =
     useLoaderData<typeof loader>()
   return (
     <GeneratorShell
@@ -136,6 +137,7 @@ export default function Generate() {
           task={shown}
           cost={cost}
           freeLikenessFixes={freeLikenessFixes}
+          upscaleCost={upscaleCost}
           family={shown.id === task?.id ? family : null}
         />
       )}
@@ -256,11 +258,12 @@ interface PortraitResultProps {
   task: ClientTask
   cost: number
   freeLikenessFixes: number
+  upscaleCost: number
   /** The shown task's family, when the loader found the task. */
   family: TaskFamilyView | null
 }
 
-function PortraitResult({ task, cost, freeLikenessFixes, family }: PortraitResultProps) {
+function PortraitResult({ task, cost, freeLikenessFixes, upscaleCost, family }: PortraitResultProps) {
   const url = task.result?.imageUrl
   return (
     <>
@@ -281,6 +284,7 @@ function PortraitResult({ task, cost, freeLikenessFixes, family }: PortraitResul
         cost={cost}
         family={family}
         freeLikenessFixes={freeLikenessFixes}
+        upscaleCost={upscaleCost}
         action={`${PORTRAITS.page}?task=${task.id}`}
       />
       <KeptInHistory what="All your portraits are" history="/history" />

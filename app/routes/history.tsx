@@ -53,8 +53,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (items.length === 0 && pagination.pages > 0 && page > pagination.pages) {
     throw redirect(pageHref(kind, pagination.pages))
   }
-  const { imageGenerationCreditCost: cost, freeLikenessFixes } = settings
-  return json({ kind, items, pagination, cost, freeLikenessFixes })
+  const { imageGenerationCreditCost: cost, freeLikenessFixes, upscaleCost } = settings
+  return json({ kind, items, pagination, cost, freeLikenessFixes, upscaleCost })
 }
 
 const deleteSchema = z.object({
@@ -84,7 +84,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function History() {
-  const { kind, items, pagination, cost, freeLikenessFixes } = useLoaderData<typeof loader>()
+  const { kind, items, pagination, cost, freeLikenessFixes, upscaleCost } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   // A refused re-roll or fix shows beside its own card (TaskFamilyControls).
   const deletion = actionData && 'result' in actionData ? actionData.result : undefined
@@ -124,6 +124,7 @@ export default function History() {
               page={pagination.page}
               cost={cost}
               freeLikenessFixes={freeLikenessFixes}
+              upscaleCost={upscaleCost}
             />
           ))}
         </ul>
@@ -148,9 +149,10 @@ interface HistoryCardProps {
   /** An image version's cost and the free fixes a run includes, for the re-roll and fix forms. */
   cost: number
   freeLikenessFixes: number
+  upscaleCost: number
 }
 
-function HistoryCard({ item, kind, page, cost, freeLikenessFixes }: HistoryCardProps) {
+function HistoryCard({ item, kind, page, cost, freeLikenessFixes, upscaleCost }: HistoryCardProps) {
   const navigation = useNavigation()
   const deleting = navigation.formData?.get('id') === item.id
   const { noun } = resourceKinds[kind]
@@ -196,10 +198,11 @@ function HistoryCard({ item, kind, page, cost, freeLikenessFixes }: HistoryCardP
       </div>
       {kind === 'image' ? (
         <TaskFamilyControls
-          task={{ id: item.id, status: 'completed' }}
+          task={{ id: item.id, status: 'completed', images: item.images }}
           cost={cost}
           family={null}
           freeLikenessFixes={freeLikenessFixes}
+          upscaleCost={upscaleCost}
           action={pageHref(kind, page)}
         />
       ) : null}

@@ -15,6 +15,7 @@ const specSettingLabels = {
 /** A new setting slots in here, with its column in system-config.server.ts. */
 const laterSettingLabels = {
   freeLikenessFixes: 'Free likeness fixes per paid run',
+  upscaleCost: 'Make it bigger (upscale) cost',
 } as const
 
 export const systemSettingLabels = { ...specSettingLabels, ...laterSettingLabels }
@@ -35,6 +36,7 @@ export const systemSettingsSchema = z.object({
   videoGenerationCreditCost: creditSetting(systemSettingLabels.videoGenerationCreditCost),
   fastVideoGenerationCreditCost: creditSetting(systemSettingLabels.fastVideoGenerationCreditCost),
   freeLikenessFixes: creditSetting(systemSettingLabels.freeLikenessFixes).optional(),
+  upscaleCost: creditSetting(systemSettingLabels.upscaleCost).optional(),
 })
 
 export type SystemSettingsUpdate = z.infer<typeof systemSettingsSchema>

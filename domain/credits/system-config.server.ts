@@ -9,6 +9,8 @@ export const defaultSystemConfig = {
   fastVideoGenerationCreditCost: 10,
   /** Likeness fixes each paid image run includes for free (decision 0030). */
   freeLikenessFixes: 1,
+  /** The price of one "Make it bigger" (decision 0036). */
+  upscaleCost: 2,
 }
 
 export type SystemSettings = typeof defaultSystemConfig
@@ -22,6 +24,7 @@ export async function getSystemConfig(db: DB | Tx): Promise<SystemSettings> {
     videoGenerationCreditCost: row.video_generation_credit_cost,
     fastVideoGenerationCreditCost: row.fast_video_generation_credit_cost,
     freeLikenessFixes: row.free_likeness_fixes,
+    upscaleCost: row.upscale_cost,
   }
 }
 
@@ -36,6 +39,7 @@ export async function saveSystemConfig(db: DB | Tx, settings: SystemSettingsUpda
     video_generation_credit_cost: settings.videoGenerationCreditCost,
     fast_video_generation_credit_cost: settings.fastVideoGenerationCreditCost,
     ...(settings.freeLikenessFixes === undefined ? {} : { free_likeness_fixes: settings.freeLikenessFixes }),
+    ...(settings.upscaleCost === undefined ? {} : { upscale_cost: settings.upscaleCost }),
   }
   await db
     .insertInto('system_config')

@@ -63,6 +63,8 @@ export interface StoredVersion {
   key: string
   width?: number | null
   height?: number | null
+  /** What made it, when known (an upscale's model, or its Lanczos fallback). */
+  model?: string
 }
 
 /**
@@ -108,6 +110,7 @@ export async function completeTask(
           width: version.width ?? null,
           height: version.height ?? null,
           provider: task.provider,
+          model: version.model ?? null,
         })),
       )
       .onConflict((conflict) =>

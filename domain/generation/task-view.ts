@@ -41,6 +41,8 @@ export interface TaskImage {
   url: string
   width: number | null
   height: number | null
+  /** An upscale made with sharp's Lanczos because the model could not load (decision 0036). */
+  enlargedWithoutModel?: boolean
 }
 
 type KnownAfterFirstRead =

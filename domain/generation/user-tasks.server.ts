@@ -7,6 +7,7 @@ import { getStorage } from '#platform/storage.server.ts'
 import { HttpError, notFound } from '#domain/http-error.server.ts'
 import { mediaUrl } from '#domain/media/media-url.ts'
 import type { TaskImage, TaskView } from '#domain/generation/task-view.ts'
+import { UPSCALE_FALLBACK } from '#domain/generation/upscale-params.ts'
 
 /**
  * What routes do with a user's generation tasks: the reads behind the task API, the sidebar and
@@ -17,8 +18,8 @@ const uuid = z.string().uuid()
 const isTaskId = (value: unknown): value is string => uuid.safeParse(value).success
 
 const descriptions: Record<TaskKind, Record<GenerationTask['source'], string>> = {
-  image: { generate: 'Generate pet portrait', template: 'Generate from template' },
-  video: { generate: 'Generate pet video', template: 'Generate pet video' },
+  image: { generate: 'Generate pet portrait', template: 'Generate from template', upscale: 'Make it bigger' },
+  video: { generate: 'Generate pet video', template: 'Generate pet video', upscale: 'Generate pet video' },
 }
 
 /** The columns of a task plus where it stands in the shared queue. */
@@ -47,20 +48,27 @@ interface VersionRow {
   index: number
   key: string
   width: number | null
+  model: string | null
   height: number | null
 }
 
 /** The task's versions, lowest index first, as one JSON column. */
 const taskVersionsColumn = (taskId: ReturnType<typeof sql.ref>) =>
   sql<VersionRow[]>`coalesce((
-    SELECT json_agg(json_build_object('index', v.version_index, 'key', v.key, 'width', v.width, 'height', v.height)
+    SELECT json_agg(json_build_object('index', v.version_index, 'key', v.key, 'width', v.width, 'height', v.height, 'model', v.model)
                     ORDER BY v.version_index)
     FROM task_versions v WHERE v.task_id = ${taskId}
   ), '[]'::json)`.as('versions')
 
 /** A task's versions as the task and history answers give them (`images`, index from 0). */
 const versionViews = (versions: VersionRow[]): TaskImage[] =>
-  versions.map(({ index, key, width, height }) => ({ index, url: mediaUrl(key) ?? '', width, height }))
+  versions.map(({ index, key, width, height, model }) => ({
+    index,
+    url: mediaUrl(key) ?? '',
+    width,
+    height,
+    ...(model === UPSCALE_FALLBACK ? { enlargedWithoutModel: true } : {}),
+  }))
 
 export type TaskWithQueue = GenerationTask & {
   queue_position: number

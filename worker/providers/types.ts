@@ -40,6 +40,8 @@ export interface ImageRequest {
 export interface GeneratedMedia {
   bytes: Buffer
   mimeType: string
+  /** What made it, when the task's provider does not say it all (the upscaler's model or its fallback). */
+  model?: string
 }
 
 export interface ProviderContext {
