@@ -14,6 +14,7 @@ import { benchOutage } from './outage.ts'
 import { benchPages } from './pages.ts'
 import { benchPhotoCheck } from './photo-check.ts'
 import { benchProviderBound } from './providers.ts'
+import { benchUpscale } from './upscale.ts'
 import { benchVariants } from './variants.ts'
 
 type Bench = (database: Awaited<ReturnType<typeof scratchDatabase>>) => Promise<Record<string, number | string>>
@@ -33,6 +34,7 @@ const benches: Array<[string, Bench]> = [
   ['outage', benchOutage],
   ['photo-check', benchPhotoCheck],
   ['variants', benchVariants],
+  ['upscale', benchUpscale],
 ]
 
 async function main() {

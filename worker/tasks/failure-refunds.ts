@@ -12,11 +12,15 @@ export class PhotoGoneError extends ProviderError {
   }
 }
 
-/** The upscaler failed on a picture ("Make it bigger"); retried while attempts are left. */
+/**
+ * The upscaler failed on a picture ("Make it bigger"): retried while attempts are left, unless the
+ * picture itself cannot be read (no attempt would read it).
+ */
 export class UpscaleError extends ProviderError {
-  constructor(cause: unknown) {
+  constructor(cause: unknown, { retryable }: { retryable: boolean }) {
     super(`The picture could not be enlarged: ${cause instanceof Error ? cause.message : String(cause)}`, {
-      retryable: true,
+      retryable,
+      cause,
     })
   }
 }

@@ -1,4 +1,5 @@
 import type { Task } from 'graphile-worker'
+import sharp from 'sharp'
 import { upscaleParamsSchema } from '#domain/generation/upscale-params.ts'
 import { getWorkerEnv } from '#worker/env.ts'
 import { ProviderError } from '#worker/providers/types.ts'
@@ -18,6 +19,11 @@ export function upscaleGeneration(modelDir?: string): GenerationJob {
     async produce(task, inputs, context) {
       const parsed = upscaleParamsSchema.safeParse(task.params)
       if (!parsed.success || !inputs[0]) throw new ProviderError('The upscale options are invalid.', { retryable: false })
+      await sharp(inputs[0].bytes)
+        .metadata()
+        .catch((error: unknown) => {
+          throw new UpscaleError(error, { retryable: false })
+        })
       try {
         const made = await enlarge(inputs[0].bytes, parsed.data.upscale.scale, {
           modelDir,
@@ -26,7 +32,7 @@ export function upscaleGeneration(modelDir?: string): GenerationJob {
         })
         return { images: [{ bytes: made.bytes, mimeType: made.mimeType, model: made.model }] }
       } catch (error) {
-        throw new UpscaleError(error)
+        throw new UpscaleError(error, { retryable: true })
       }
     },
   }
