@@ -6,6 +6,7 @@ import type { TaskFamilyView } from '#domain/generation/task-family.server.ts'
 import type { TaskStatus } from '#platform/db-schema.ts'
 import type { TaskImage } from '#domain/generation/task-view.ts'
 import { UpscaleForm } from './upscale-form.tsx'
+import { credits } from './credits-label.ts'
 
 /**
  * Under a finished portrait: where it came from and what was made from it (links that open each on
@@ -34,8 +35,6 @@ const statusLabels: Record<TaskStatus, string> = {
 }
 
 const childNames = { reroll: 'Re-roll', fix: 'Likeness fix', upscale: 'Made bigger' } as const
-
-export const credits = (cost: number) => `${cost} ${cost === 1 ? 'credit' : 'credits'}`
 
 export function TaskFamilyControls({
   task,
@@ -127,8 +126,7 @@ function FamilyLinks({ family }: { family: TaskFamilyView }) {
         <ul>
           {family.children.map((child) => (
             <li key={child.id}>
-              <a href={`/generate?task=${child.id}`}>{childNames[child.kind]}</a> (
-              {statusLabels[child.status]})
+              <a href={`/generate?task=${child.id}`}>{childNames[child.kind]}</a> ({statusLabels[child.status]})
             </li>
           ))}
         </ul>

@@ -1,6 +1,6 @@
 import { MAX_UPSCALED_SIDE, upscaleScales } from '#domain/generation/upscale-params.ts'
 import type { TaskImage } from '#domain/generation/task-view.ts'
-import { credits } from './task-family.tsx'
+import { credits } from './credits-label.ts'
 
 /**
  * "Make it bigger" under a finished portrait: a plain form posting to the page's own action
@@ -40,8 +40,8 @@ export function UpscaleForm({ task, cost, action, open }: UpscaleFormProps) {
                 <div className="row">
                   {images.map((image) => (
                     <label key={image.index}>
-                      <input type="radio" name="index" value={image.index} defaultChecked={image.index === 0} />{' '}
-                      Version {image.index + 1}
+                      <input type="radio" name="index" value={image.index} defaultChecked={image.index === 0} /> Version{' '}
+                      {image.index + 1}
                     </label>
                   ))}
                 </div>

@@ -29,7 +29,11 @@ export const upscaleRequestSchema = z.object({
 export type UpscaleRequest = { index: number; scale: 2 | 4 }
 
 export const upscaleParamsSchema = z.object({
-  upscale: z.object({ fromTaskId: z.string().uuid(), index: z.number().int().min(0), scale: z.union([z.literal(2), z.literal(4)]) }),
+  upscale: z.object({
+    fromTaskId: z.string().uuid(),
+    index: z.number().int().min(0),
+    scale: z.union([z.literal(2), z.literal(4)]),
+  }),
 })
 
 export type UpscaleParams = z.infer<typeof upscaleParamsSchema>

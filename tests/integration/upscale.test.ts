@@ -198,7 +198,10 @@ test('upscaleCost is an optional setting: charged as set, kept by a PUT with onl
     return { status: response.status, body: await response.json() }
   }
   expect(await put({ ...four, upscaleCost: 5 })).toMatchObject({ status: 200 })
-  expect(await put(four)).toEqual({ status: 200, body: { message: 'System settings updated successfully', settings: four } })
+  expect(await put(four)).toEqual({
+    status: 200,
+    body: { message: 'System settings updated successfully', settings: four },
+  })
   expect(await (await callRoute(configLoader, makeRequest('/api/system-config'))).json()).toMatchObject({
     upscaleCost: 5,
   })

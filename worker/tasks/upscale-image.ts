@@ -12,13 +12,14 @@ import { runGeneration, type GenerationJob } from './run-generation.ts'
  * through the upscaler (worker/upscale) like a provider, so storing, completing, retries, refunds
  * and the live stream are those of every task (run-generation.ts). Decision 0036.
  */
-export function upscaleGeneration(modelDir?: string): GenerationJob {
+function upscaleGeneration(modelDir?: string): GenerationJob {
   return {
     jobName: 'upscale_image',
     providerName: 'upscaler',
     async produce(task, inputs, context) {
       const parsed = upscaleParamsSchema.safeParse(task.params)
-      if (!parsed.success || !inputs[0]) throw new ProviderError('The upscale options are invalid.', { retryable: false })
+      if (!parsed.success || !inputs[0])
+        throw new ProviderError('The upscale options are invalid.', { retryable: false })
       await sharp(inputs[0].bytes)
         .metadata()
         .catch((error: unknown) => {

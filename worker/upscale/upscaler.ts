@@ -11,7 +11,6 @@ import type { UpscaleProgress, UpscaleReply, UpscaleRequest } from './upscale-me
  * page can say so. Decision 0036.
  */
 
-
 export interface UpscaleOptions {
   modelDir?: string
   signal?: AbortSignal
@@ -47,7 +46,13 @@ export async function upscaleImage(bytes: Buffer, scale: 2 | 4, options: Upscale
   const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true })
   const width = info.width * scale
   const height = info.height * scale
-  const request = { rgb: new Uint8Array(data), width: info.width, height: info.height, scale, modelDir: options.modelDir }
+  const request = {
+    rgb: new Uint8Array(data),
+    width: info.width,
+    height: info.height,
+    scale,
+    modelDir: options.modelDir,
+  }
   const reply = await runInThread(request, options)
   if (reply.ok) {
     const png = await sharp(Buffer.from(reply.rgb.buffer), { raw: { width, height, channels: 3 } })
