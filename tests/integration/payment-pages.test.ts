@@ -189,7 +189,12 @@ describe('/payment-review', () => {
       videoGenerationCreditCost: ['Video generation cost (Stable) must be a whole number'],
     })
 
-    const saved = await postReviewPage(superadmin.token, { intent: 'settings', ...settings, freeLikenessFixes: '2' })
+    const saved = await postReviewPage(superadmin.token, {
+      intent: 'settings',
+      ...settings,
+      freeLikenessFixes: '2',
+      upscaleCost: '3',
+    })
     expect(saved.status).toBe(200)
     expect((await saved.json()).message).toBe('System settings updated successfully')
     expect(await getSystemConfig(getDb())).toEqual({
@@ -198,6 +203,7 @@ describe('/payment-review', () => {
       videoGenerationCreditCost: 25,
       fastVideoGenerationCreditCost: 12,
       freeLikenessFixes: 2,
+      upscaleCost: 3,
     })
   })
 })
