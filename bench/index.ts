@@ -6,6 +6,7 @@ import { startEmbeddedPostgres } from '../scripts/embedded-postgres.ts'
 import { benchAnalytics } from './analytics.ts'
 import { benchAnalyticsRollups } from './analytics-rollups.ts'
 import { benchQueue, benchTaskReadMetrics, benchTaskReads, benchUploadMemory } from './generation.ts'
+import { benchFailover } from './failover.ts'
 import { benchForgotPassword } from './forgot-password.ts'
 import { benchLiveUpdates } from './live-updates.ts'
 import { scratchDatabase } from './lib.ts'
@@ -34,6 +35,7 @@ const benches: Array<[string, Bench]> = [
   ['outage', benchOutage],
   ['photo-check', benchPhotoCheck],
   ['variants', benchVariants],
+  ['failover', benchFailover],
   ['upscale', benchUpscale],
 ]
 

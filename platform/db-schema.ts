@@ -352,6 +352,36 @@ export interface PhotoChecksTable {
   checked_at: CreatedAt
 }
 
+/** One image provider's circuit breaker, shared by every worker (migration 0038). */
+export interface ProviderBreakersTable {
+  provider: string
+  state: Generated<'closed' | 'open' | 'half_open'>
+  /** Retryable failures counted since window_started_at. */
+  failures: Generated<number>
+  window_started_at: Timestamp | null
+  opened_at: Timestamp | null
+  /** The ProviderFailure code that last opened it. */
+  open_reason: string | null
+  /** When the one probe of a half-open breaker was let through. */
+  probe_started_at: Timestamp | null
+  last_error: string | null
+  last_error_at: Timestamp | null
+  /** When OWNER_EMAIL was last told it opened for quota or key reasons. */
+  owner_told_at: Timestamp | null
+  updated_at: Generated<Timestamp>
+}
+
+/** A task moved to the next provider (migration 0038). */
+export interface ProviderFailoversTable {
+  id: Generated<string>
+  task_id: string | null
+  from_provider: string
+  to_provider: string
+  reason: string
+  failed_at: Timestamp
+  created_at: CreatedAt
+}
+
 export interface Database {
   users: UsersTable
   sessions: SessionsTable
@@ -382,6 +412,8 @@ export interface Database {
   likeness_fix_reports: LikenessFixReportsTable
   pets: PetsTable
   pet_photos: PetPhotosTable
+  provider_breakers: ProviderBreakersTable
+  provider_failovers: ProviderFailoversTable
 }
 
 export type User = Selectable<UsersTable>

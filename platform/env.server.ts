@@ -74,6 +74,16 @@ export const sharedFields = z.object({
   // Which providers the worker runs: the web names them on the generator pages and sizes the slots.
   // 'instant' hands the photo straight back: for tests and benchmarks only (the worker refuses it in production).
   IMAGE_PROVIDER: z.enum(['local', 'openai', 'gemini', 'instant']).default('local'),
+  // The ordered list a version fails over along (docs/decisions/0033); IMAGE_PROVIDER is its first
+  // (an IMAGE_PROVIDER alone is a list of one).
+  IMAGE_PROVIDERS: z.preprocess(
+    (value) => (typeof value === 'string' ? value.split(',').map((name) => name.trim()) : value),
+    z
+      .array(z.enum(['local', 'openai', 'gemini', 'instant']))
+      .min(1)
+      .refine((names) => new Set(names).size === names.length, 'names a provider twice')
+      .default(['local']),
+  ),
   VIDEO_PROVIDER: z.enum(['local', 'veo']).default('local'),
   // The keys are shared because the web checks uploaded photos with the image provider's vision
   // model before charging (domain/photo-check/); the worker generates with them.
@@ -143,8 +153,11 @@ export class EnvError extends Error {}
 type RawEnv = Record<string, string | undefined>
 
 function withAliases(source: RawEnv): RawEnv {
+  const providers = source.IMAGE_PROVIDERS || source.IMAGE_PROVIDER
   return {
     ...source,
+    IMAGE_PROVIDERS: providers,
+    IMAGE_PROVIDER: providers?.split(',')[0].trim(),
     S3_BUCKET: source.S3_BUCKET || source.BUCKET_NAME,
     S3_ENDPOINT: source.S3_ENDPOINT || source.AWS_ENDPOINT_URL_S3,
     S3_REGION: source.S3_REGION || source.AWS_REGION,

@@ -59,6 +59,12 @@ function createMetrics() {
       labelNames: ['provider', 'status'] as const,
       registers,
     }),
+    providerFailovers: new Counter({
+      name: 'pawtrait_provider_failovers_total',
+      help: 'Image versions this worker moved to the next provider, by from, to and reason (a ProviderFailure code or breaker_open)',
+      labelNames: ['from', 'to', 'reason'] as const,
+      registers,
+    }),
     liveUpdateStreams: new Gauge({
       name: 'pawtrait_live_update_streams',
       help: 'Live task update streams (Server-Sent Events) open on this web process',

@@ -10,7 +10,7 @@ import { Counter, Gauge, type Registry } from 'prom-client'
 import { isDatabaseUnavailable } from '#platform/database-outage.server.ts'
 import type { DB } from '#platform/db.server.ts'
 import type { TaskKind } from '#platform/db-schema.ts'
-import type { Metrics } from '#platform/metrics.server.ts'
+import { providerLabel, type Metrics } from '#platform/metrics.server.ts'
 
 const kinds: TaskKind[] = ['image', 'video']
 const proofStatuses = ['pending', 'approved', 'rejected'] as const
@@ -52,7 +52,21 @@ export function registerDatabaseMetrics({ registry }: Metrics, db: DB) {
       for (const status of proofStatuses) this.set({ status }, counts.get(status) ?? 0)
     },
   })
+  new Gauge({
+    name: 'pawtrait_provider_breaker_state',
+    help: "Each image provider's circuit breaker, shared by every worker: 0 closed, 1 half-open, 2 open",
+    labelNames: ['provider'] as const,
+    registers,
+    async collect() {
+      const rows = await unlessUnreachable(db.selectFrom('provider_breakers').select(['provider', 'state']).execute())
+      if (!rows) return
+      this.reset()
+      for (const row of rows) this.set({ provider: providerLabel(row.provider) }, breakerStates[row.state])
+    },
+  })
 }
+
+const breakerStates = { closed: 0, half_open: 1, open: 2 } as const
 
 /**
  * The read's answer, or null while the database is unreachable or the pool full: the figure keeps

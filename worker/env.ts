@@ -14,12 +14,24 @@ import {
  * providers with their keys, the chain APIs. Only the worker (and the scripts that check its
  * providers or start it) validates them; README documents each one.
  */
+const optionalRpm = z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional())
+
 const workerFields = sharedFields.extend({
   // The email and maintenance lane; generation runs in lanes of its own (IMAGE_/VIDEO_CONCURRENCY).
   WORKER_CONCURRENCY: positiveInt(2),
   // Requests per minute to the image / video provider, shared by every worker; unset = no limit.
-  IMAGE_PROVIDER_RPM: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional()),
-  VIDEO_PROVIDER_RPM: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional()),
+  // IMAGE_PROVIDER_RPM is the first image provider's; each has its own (OPENAI_RPM, GEMINI_RPM).
+  IMAGE_PROVIDER_RPM: optionalRpm,
+  OPENAI_RPM: optionalRpm,
+  GEMINI_RPM: optionalRpm,
+  // No response headers within this long is a stall and the version moves to the next provider
+  // (default: PROVIDER_TIMEOUT_MS). The circuit breakers: K failures in a window open one, it stays
+  // open for the cool-down, then one probe is sent.
+  PROVIDER_STALL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().optional()),
+  PROVIDER_BREAKER_FAILURES: positiveInt(5),
+  PROVIDER_BREAKER_WINDOW_MS: positiveInt(60_000),
+  PROVIDER_BREAKER_COOLDOWN_MS: positiveInt(30_000),
+  VIDEO_PROVIDER_RPM: optionalRpm,
   // A task that waited this long in total for its provider (no room, a 429, unreachable) fails and is refunded.
   TASK_MAX_WAIT_MS: positiveInt(15 * 60_000),
   WORKER_SHUTDOWN_GRACE_MS: positiveInt(30_000),
@@ -51,13 +63,14 @@ const workerFields = sharedFields.extend({
 
 const schema = workerFields.superRefine((value, ctx) => {
   checkSharedRules(value, ctx)
-  if (value.NODE_ENV === 'production' && value.IMAGE_PROVIDER === 'instant') {
-    ctx.addIssue({ code: 'custom', path: ['IMAGE_PROVIDER'], message: 'instant is for tests and benchmarks only' })
+  const images = value.IMAGE_PROVIDERS
+  if (value.NODE_ENV === 'production' && images.includes('instant')) {
+    ctx.addIssue({ code: 'custom', path: ['IMAGE_PROVIDERS'], message: 'instant is for tests and benchmarks only' })
   }
-  if (value.IMAGE_PROVIDER === 'openai' && !value.OPENAI_API_KEY) {
-    ctx.addIssue({ code: 'custom', path: ['OPENAI_API_KEY'], message: 'is required when IMAGE_PROVIDER=openai' })
+  if (images.includes('openai') && !value.OPENAI_API_KEY) {
+    ctx.addIssue({ code: 'custom', path: ['OPENAI_API_KEY'], message: 'is required when IMAGE_PROVIDERS has openai' })
   }
-  const needsGemini = value.IMAGE_PROVIDER === 'gemini' || value.VIDEO_PROVIDER === 'veo'
+  const needsGemini = images.includes('gemini') || value.VIDEO_PROVIDER === 'veo'
   if (needsGemini && !value.GEMINI_API_KEY) {
     ctx.addIssue({ code: 'custom', path: ['GEMINI_API_KEY'], message: 'is required for the gemini and veo providers' })
   }

@@ -62,8 +62,7 @@ export async function answerGenerationForm<Input, Output>({
   }
 }
 
-/** A page's plain favourite form (url-encoded, where generation forms are multipart). */
-/** The result panel's "Make favourite" form (a plain url-encoded post). */
+/** A page's plain "Make favourite" form (url-encoded, where generation forms are multipart). */
 export const isFavouriteForm = (form: FormData) => form.get('intent') === 'favourite'
 
 const favouriteFormSchema = favouriteSchema.extend({ task: z.string({ required_error: 'Which image?' }) })

@@ -8,6 +8,7 @@ import {
   type ClientTask,
 } from '#app/generation/task-client.ts'
 import type { TaskImage } from '#domain/generation/task-view.ts'
+import { MadeBy } from './made-by.tsx'
 
 /**
  * Every version of a finished image task: a thumbnail each, its download, and a plain form that
@@ -64,6 +65,7 @@ export function TaskVersions({
                 Version {image.index + 1}
                 {isFavourite ? <strong> · Favourite</strong> : null}
               </p>
+              <MadeBy image={image} />
               <div className="row">
                 <a className="button secondary" href={downloadUrl(image.url, `${name}-v${image.index + 1}`)} download>
                   Download

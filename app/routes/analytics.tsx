@@ -10,6 +10,8 @@ import { VisitorRegions } from '#app/analytics/visitor-regions.tsx'
 import { type AnalyticsSummary, analyticsSummary } from '#domain/analytics/report.server.ts'
 import { likenessFixReasons, type LikenessFixReasons } from '#domain/analytics/likeness-fixes.server.ts'
 import { FixReasons } from '#app/analytics/fix-reasons.tsx'
+import { providerUsage, type ProviderUsage } from '#domain/analytics/provider-usage.server.ts'
+import { ProviderUsageTables } from '#app/analytics/provider-usage.tsx'
 import { requirePermission } from '#domain/permissions/permissions.server.ts'
 import { dateRangeSchema, presetRange, rangePresets } from '#domain/analytics/date-range.ts'
 import { getDb } from '#platform/db.server.ts'
@@ -26,6 +28,8 @@ type PageData = {
   summary: AnalyticsSummary | null
   /** Likeness fix reasons per template, with the summary. */
   fixReasons?: LikenessFixReasons
+  /** Images per provider and failovers per day, with the summary. */
+  providers?: ProviderUsage
   error: string | null
 }
 
@@ -48,11 +52,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return json<PageData>({ ...submitted, summary: null, error: range.error.issues[0].message }, { status: 400 })
   }
   try {
-    const [summary, fixReasons] = await Promise.all([
+    const [summary, fixReasons, providers] = await Promise.all([
       analyticsSummary(getDb(), range.data),
       likenessFixReasons(getDb(), range.data),
+      providerUsage(getDb(), range.data),
     ])
-    return json<PageData>({ ...submitted, summary, fixReasons, error: null })
+    return json<PageData>({ ...submitted, summary, fixReasons, providers, error: null })
   } catch (error) {
     console.error('[analytics] summary failed:', error)
     return json<PageData>({ ...submitted, summary: null, error: FAILED }, { status: 500 })
@@ -90,6 +95,12 @@ export default function AnalyticsPage() {
             <h2 id="fix-provider-heading">Likeness Fixes by Provider</h2>
             <FixReasons groups={data.fixReasons?.byProvider ?? []} groupName="Provider" />
           </section>
+          {data.providers ? (
+            <section className="card analytics-section" aria-labelledby="providers-heading">
+              <h2 id="providers-heading">Image Providers</h2>
+              <ProviderUsageTables usage={data.providers} />
+            </section>
+          ) : null}
         </>
       ) : data.error ? null : (
         <p className="muted">Choose a time range and press Refresh Data to load the statistics.</p>

@@ -41,6 +41,7 @@ import { listStyles } from '#domain/gallery/styles.server.ts'
 import { getSystemConfig } from '#domain/credits/system-config.server.ts'
 import { imageGenerationSchema, imageRunCost, MAX_IMAGE_MB } from '#domain/generation/image-generation-form.ts'
 import { VersionsChoice } from '#app/generation/versions-choice.tsx'
+import { MadeBy } from '#app/generation/made-by.tsx'
 import { TaskVersions } from '#app/generation/task-versions.tsx'
 import { isGeneratorStyle } from '#domain/generation/prompt.ts'
 import { submitImageGeneration } from '#domain/generation/task-submission.server.ts'
@@ -99,7 +100,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /**
  * The same submission as the API, for browsers without JavaScript; a url-encoded post is the
- * result panel's Re-roll or likeness fix form.
+ * result panel's Make favourite, Re-roll or likeness fix form.
  */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
@@ -275,6 +276,7 @@ function PortraitResult({ task, cost, freeLikenessFixes, upscaleCost, family }: 
           <DownloadLink task={task} url={url}>
             Download
           </DownloadLink>
+          <MadeBy image={task.images?.find((image) => image.index === (task.favouriteIndex ?? 0))} />
         </>
       ) : isActive(task) ? (
         <TaskProgress task={task} page={PORTRAITS.page} />

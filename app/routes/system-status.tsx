@@ -17,6 +17,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json(status, { headers: { 'Cache-Control': 'no-store' } })
 }
 
+const breakerStateText = { closed: 'Closed', half_open: 'Half-open (one probe)', open: 'Open' } as const
+
 /** Server-rendered, so it works without JavaScript; with it, the figures refresh every 10 s. */
 export default function SystemStatusPage() {
   const status = useLoaderData<typeof loader>()
@@ -98,6 +100,34 @@ export default function SystemStatusPage() {
               <td>{check.detail}</td>
               <td>
                 <Moment at={check.checkedAt} />
+              </td>
+            </tr>
+          ))}
+        </StatusTable>
+      )}
+
+      <h2>Provider breakers</h2>
+      {status.breakers.length === 0 ? (
+        <p className="muted">No image provider has failed yet: every breaker is closed.</p>
+      ) : (
+        <StatusTable columns={['Provider', 'State', 'Failures counted', 'Opened', 'Opened because', 'Last error']}>
+          {status.breakers.map((breaker) => (
+            <tr key={breaker.provider}>
+              <th scope="row">{breaker.provider}</th>
+              <td className={breaker.state === 'closed' ? 'status-ok' : 'status-failed'}>
+                {breakerStateText[breaker.state]}
+              </td>
+              <td>{breaker.failures}</td>
+              <td>{breaker.openedAt ? <Moment at={breaker.openedAt} /> : '—'}</td>
+              <td>{breaker.openReason ?? '—'}</td>
+              <td>
+                {breaker.lastError ?? '—'}
+                {breaker.lastErrorAt ? (
+                  <>
+                    {' '}
+                    (<Moment at={breaker.lastErrorAt} />)
+                  </>
+                ) : null}
               </td>
             </tr>
           ))}

@@ -3,7 +3,8 @@ import type { MediaStorage } from '#platform/storage.server.ts'
 
 /**
  * A zip of stored files, streamed as it is read from storage: one file at a time, stored without
- * compression (the images are compressed already), so the web never holds a whole set in memory.
+ * compression (the images are compressed already). It is read ahead of a slow client (no
+ * backpressure), which is bounded by the few versions a run has (at most 4 images).
  * fflate (pure JavaScript, no dependencies, no install step) writes the zip format (decision 0029).
  */
 export function zipResponse(

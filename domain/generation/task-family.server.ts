@@ -1,5 +1,4 @@
 import { randomInt, randomUUID } from 'node:crypto'
-import { z } from 'zod'
 import type { TaskStatus } from '#platform/db-schema.ts'
 import type { DB, Tx } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
@@ -14,6 +13,7 @@ import { frontOfUserQueue } from './queue-placement.server.ts'
 import { createPaidTask } from './task-submission.server.ts'
 import { requireModeratedInputs } from '#domain/moderation/moderate-inputs.server.ts'
 import { MEDIA_RETENTION_DAYS } from './task-view.ts'
+import { isTaskId } from '#domain/generation/user-tasks.server.ts'
 
 /**
  * Re-rolls and likeness fixes: a new image task made from one of the user's image tasks, with the
@@ -22,8 +22,6 @@ import { MEDIA_RETENTION_DAYS } from './task-view.ts'
  * free fixes shared by its whole family (task_families); re-rolls and fixes bring none of their own.
  * Decision 0030.
  */
-
-const isTaskId = (value: string) => z.string().uuid().safeParse(value).success
 
 type Derivation = { kind: 'reroll' } | { kind: 'fix'; fix: LikenessFix }
 

@@ -63,8 +63,10 @@ export interface StoredVersion {
   key: string
   width?: number | null
   height?: number | null
-  /** What made it, when known (an upscale's model, or its Lanczos fallback). */
-  model?: string
+  /** Who made it, when this attempt asked a provider (decision 0033); else the task's provider. */
+  provider?: string
+  /** The model, when known (an upscale's, or its Lanczos fallback, decision 0036). */
+  model?: string | null
 }
 
 /**
@@ -109,7 +111,7 @@ export async function completeTask(
           key: version.key,
           width: version.width ?? null,
           height: version.height ?? null,
-          provider: task.provider,
+          provider: version.provider ?? task.provider,
           model: version.model ?? null,
         })),
       )
@@ -118,6 +120,8 @@ export async function completeTask(
           key: eb.ref('excluded.key'),
           width: eb.ref('excluded.width'),
           height: eb.ref('excluded.height'),
+          provider: eb.ref('excluded.provider'),
+          model: eb.ref('excluded.model'),
         })),
       )
       .execute()

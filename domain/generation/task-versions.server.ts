@@ -2,6 +2,8 @@ import { sql } from 'kysely'
 import { z } from 'zod'
 import type { DB } from '#platform/db.server.ts'
 import { HttpError, badRequest, notFound } from '#domain/http-error.server.ts'
+import { VARIANT_CHOICES } from '#domain/generation/image-generation-form.ts'
+import { isTaskId } from '#domain/generation/user-tasks.server.ts'
 
 /**
  * A run's versions after it ended: which one is the favourite (stands for the task in history and
@@ -9,7 +11,7 @@ import { HttpError, badRequest, notFound } from '#domain/http-error.server.ts'
  * reaches either; another user's task is as unknown as a missing one.
  */
 
-const uuid = z.string().uuid()
+const MOST_VERSIONS = Math.max(...VARIANT_CHOICES)
 
 /** The favourite's index as the API and the pages send it: a whole number from 0. */
 export const favouriteSchema = z.object({
@@ -21,13 +23,14 @@ export const favouriteSchema = z.object({
         invalid_type_error: 'index must be a version number (0 for the first)',
       })
       .int('index must be a whole number')
-      .min(0, 'index must be 0 or more'),
+      .min(0, 'index must be 0 or more')
+      .max(MOST_VERSIONS - 1, `index must be at most ${MOST_VERSIONS - 1} (a run has up to ${MOST_VERSIONS} versions)`),
   ),
 })
 
 /** The user's own image task, or 404. */
 async function ownImageTask(db: DB, userId: string, taskId: string) {
-  const task = uuid.safeParse(taskId).success
+  const task = isTaskId(taskId)
     ? await db
         .selectFrom('generation_tasks')
         .select(['id', 'status', 'variants'])

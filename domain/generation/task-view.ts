@@ -41,6 +41,9 @@ export interface TaskImage {
   url: string
   width: number | null
   height: number | null
+  /** Which provider and model made it (decision 0033); null when not recorded (older versions). */
+  provider: string | null
+  model: string | null
   /** An upscale made with sharp's Lanczos because the model could not load (decision 0036). */
   enlargedWithoutModel?: boolean
 }

@@ -15,7 +15,8 @@ import { UPSCALE_FALLBACK } from '#domain/generation/upscale-params.ts'
  */
 
 const uuid = z.string().uuid()
-const isTaskId = (value: unknown): value is string => uuid.safeParse(value).success
+/** Whether a value can be a task's id (a UUID): anything else is a task not found, never a query. */
+export const isTaskId = (value: unknown): value is string => uuid.safeParse(value).success
 
 const descriptions: Record<TaskKind, Record<GenerationTask['source'], string>> = {
   image: { generate: 'Generate pet portrait', template: 'Generate from template', upscale: 'Make it bigger' },
@@ -48,25 +49,29 @@ interface VersionRow {
   index: number
   key: string
   width: number | null
-  model: string | null
   height: number | null
+  provider: string | null
+  model: string | null
 }
 
 /** The task's versions, lowest index first, as one JSON column. */
 const taskVersionsColumn = (taskId: ReturnType<typeof sql.ref>) =>
   sql<VersionRow[]>`coalesce((
-    SELECT json_agg(json_build_object('index', v.version_index, 'key', v.key, 'width', v.width, 'height', v.height, 'model', v.model)
+    SELECT json_agg(json_build_object('index', v.version_index, 'key', v.key, 'width', v.width, 'height', v.height,
+                                      'provider', v.provider, 'model', v.model)
                     ORDER BY v.version_index)
     FROM task_versions v WHERE v.task_id = ${taskId}
   ), '[]'::json)`.as('versions')
 
 /** A task's versions as the task and history answers give them (`images`, index from 0). */
 const versionViews = (versions: VersionRow[]): TaskImage[] =>
-  versions.map(({ index, key, width, height, model }) => ({
+  versions.map(({ index, key, width, height, provider, model }) => ({
     index,
     url: mediaUrl(key) ?? '',
     width,
     height,
+    provider,
+    model,
     ...(model === UPSCALE_FALLBACK ? { enlargedWithoutModel: true } : {}),
   }))
 

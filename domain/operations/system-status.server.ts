@@ -1,6 +1,6 @@
 /**
  * What the System Status page shows a super administrator: the queue and the last day's outcomes
- * per kind with the commonest failure reasons, each provider's last check, the workers alive in
+ * per kind with the commonest failure reasons, each provider's last check and circuit breaker, the workers alive in
  * the last minute, the rate limits reached now (docs/limits.md), the Content-Security-Policy
  * violations browsers reported, where media is stored
  * and which build runs. Read from the database on each
@@ -13,6 +13,7 @@ import type { TaskKind } from '#platform/db-schema.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { moderationState } from '#platform/moderation-state.server.ts'
 import { listProviderChecks } from '#domain/generation/provider-checks.server.ts'
+import { listBreakers } from '#domain/generation/provider-breakers.server.ts'
 import { cspReportSummary } from '#domain/operations/csp-reports.server.ts'
 import { redactUrlsIn } from '#platform/url-redaction.ts'
 import { listLiveWorkers } from '#domain/operations/worker-processes.server.ts'
@@ -33,21 +34,34 @@ const kinds: TaskKind[] = ['image', 'video']
 const REASONS_SHOWN = 5
 
 export async function systemStatus(db: DB) {
-  const [tasks, failureReasons, providers, workers, cspReports, tripped, delayedAccounts] = await Promise.all([
-    taskCountsByKind(db),
-    commonFailureReasons(db),
-    listProviderChecks(db),
-    listLiveWorkers(db),
-    cspReportSummary(db),
-    trippedRateLimits(db),
-    delayedAccountCount(db),
-  ])
+  const [tasks, failureReasons, providers, breakers, workers, cspReports, tripped, delayedAccounts] = await Promise.all(
+    [
+      taskCountsByKind(db),
+      commonFailureReasons(db),
+      listProviderChecks(db),
+      listBreakers(db),
+      listLiveWorkers(db),
+      cspReportSummary(db),
+      trippedRateLimits(db),
+      delayedAccountCount(db),
+    ],
+  )
   const env = getEnv()
   return {
     tasks,
     // Provider errors can quote a URL with a signature or a key in its query (decision 0025).
     failureReasons: failureReasons.map((row) => ({ ...row, reason: redactUrlsIn(row.reason) })),
     providers: providers.map((check) => ({ ...check, detail: check.detail && redactUrlsIn(check.detail) })),
+    // Each image provider's circuit breaker (docs/decisions/0033) and the last error it counted.
+    breakers: breakers.map((breaker) => ({
+      provider: breaker.provider,
+      state: breaker.state,
+      failures: breaker.failures,
+      openedAt: breaker.opened_at,
+      openReason: breaker.open_reason,
+      lastError: breaker.last_error && redactUrlsIn(breaker.last_error),
+      lastErrorAt: breaker.last_error_at,
+    })),
     workers,
     cspReports,
     rateLimits: { tripped, delayedAccounts },

@@ -28,6 +28,8 @@ test('a user uploads a photo, generates in Guide mode, sees it complete in the s
 
   const result = page.getByRole('img', { name: 'Your generated pet portrait' })
   await expect(result).toBeVisible()
+  // The small print names who made it (decision 0033): here the offline renderer.
+  await expect(page.locator('.generate-result .made-by')).toHaveText('Made by local')
   const downloading = page.waitForEvent('download')
   await item.getByRole('link', { name: 'Download' }).click()
   const download = await downloading

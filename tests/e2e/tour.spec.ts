@@ -2,8 +2,9 @@ import { expect } from '@playwright/test'
 import { adminContext, petPhoto, unique, test } from './support.ts'
 
 // The whole product as a new customer takes it, on desktop and (with @phone) on a phone-sized
-// screen: register, generate, watch the task complete, download, re-roll it, send a likeness fix,
-// buy credits, have the proof approved by a super administrator, see the credits arrive.
+// screen: register, generate two versions, watch the task complete, download, pick a favourite,
+// download all as a zip, re-roll it, send a likeness fix, buy credits, have the proof approved by a
+// super administrator, see the credits arrive.
 
 test('a new customer registers, generates a portrait, buys credits and sees them arrive @phone', async ({
   page,
@@ -32,23 +33,33 @@ test('a new customer registers, generates a portrait, buys credits and sees them
   await expect(page.getByText('Your photo looks good.')).toBeVisible()
   await page.getByLabel('Guide mode').check()
   await page.getByLabel('Background').fill('snowy mountains')
-  await page.getByRole('button', { name: 'Generate (2 credits)' }).click()
+  // Two versions: the price shown before submitting is twice the image cost.
+  await page.getByLabel('Versions').selectOption('2')
+  await page.getByRole('button', { name: 'Generate (4 credits)' }).click()
   const sidebar = page.getByRole('complementary', { name: "Today's Tasks" })
   const task = sidebar.getByRole('listitem').first()
   await expect(task.getByText('Completed')).toBeVisible({ timeout: 30_000 })
-  await expect(credits).toContainText('8')
+  await expect(credits).toContainText('6')
   const downloading = page.waitForEvent('download')
   await task.getByRole('link', { name: 'Download' }).click()
   expect((await downloading).suggestedFilename()).toMatch(/^pet-portrait-/)
   await sidebar.getByRole('button', { name: 'Close' }).click()
 
-  // Re-roll the portrait (one version's cost), then say what is off and get the free likeness fix.
+  // Both versions are shown with a zip of all; the second becomes the favourite.
   const result = page.locator('.generate-result')
+  await expect(result.getByText('Version 1 · Favourite')).toBeVisible()
+  const zipping = page.waitForEvent('download')
+  await result.getByRole('link', { name: 'Download all (2 versions, zip)' }).click()
+  expect((await zipping).suggestedFilename()).toMatch(/^pet-portrait-.*\.zip$/)
+  await result.getByRole('button', { name: 'Make favourite' }).click()
+  await expect(result.getByText('Version 2 · Favourite')).toBeVisible()
+
+  // Re-roll the portrait (one version's cost), then say what is off and get the free likeness fix.
   await result.getByRole('button', { name: 'Re-roll (2 credits)' }).click()
   await expect(page).toHaveURL(/\/generate\?task=/)
   await expect(result.getByText('Made from')).toBeVisible()
   await expect(result.locator('.generate-status')).toHaveText('Completed', { timeout: 30_000 })
-  await expect(credits).toContainText('6')
+  await expect(credits).toContainText('4')
   await result.getByText("Doesn't look like my pet?").click()
   await result.getByLabel('Ears').check()
   await result.getByLabel('Markings').check()
@@ -57,7 +68,7 @@ test('a new customer registers, generates a portrait, buys credits and sees them
   await result.getByRole('button', { name: 'Fix the likeness' }).click()
   await expect(result.locator('.generate-status')).toHaveText('Completed', { timeout: 30_000 })
   await expect(result.getByRole('link', { name: 'an earlier portrait' })).toBeVisible()
-  await expect(credits).toContainText('6')
+  await expect(credits).toContainText('4')
 
   await credits.click()
   await expect(page).toHaveURL('/credit-history')
@@ -78,6 +89,6 @@ test('a new customer registers, generates a portrait, buys credits and sees them
   await admin.close()
 
   await page.reload()
-  await expect(credits).toContainText('206')
+  await expect(credits).toContainText('204')
   await expect(page.getByRole('cell', { name: 'purchase' }).first()).toBeVisible()
 })

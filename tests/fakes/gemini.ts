@@ -29,6 +29,12 @@ export type GeminiFakeMode =
   /** 429 RESOURCE_EXHAUSTED on the per-day quota: nothing passes until tomorrow. */
   | 'quota_exhausted_daily'
   | 'server_error'
+  /** 503 UNAVAILABLE "The model is overloaded", Gemini's answer under load. */
+  | 'unavailable'
+  /** Accepts the request and never answers (not even headers), until the client hangs up. */
+  | 'hang'
+  /** 403 PERMISSION_DENIED: the key was blocked (reported as leaked). */
+  | 'forbidden'
   /** The prompt itself was blocked: promptFeedback.blockReason, no candidates. */
   | 'blocked_prompt'
   /** The generated image was withheld: finishReason IMAGE_SAFETY. */
@@ -137,6 +143,17 @@ export function startGeminiFake(options: ImageApiFakeOptions = {}): Promise<Gemi
           return sendResourceExhausted(response, model, { perDay: true })
         case 'server_error':
           return sendGoogleError(response, 500, 'An internal error has occurred.', 'INTERNAL')
+        case 'unavailable':
+          return sendGoogleError(response, 503, 'The model is overloaded. Please try again later.', 'UNAVAILABLE')
+        case 'hang':
+          return waitUnlessClosed(response, 10 * 60_000)
+        case 'forbidden':
+          return sendGoogleError(
+            response,
+            403,
+            'Your API key was reported as leaked. Please use another API key.',
+            'PERMISSION_DENIED',
+          )
         case 'blocked_prompt':
           return sendJson(response, 200, { promptFeedback: { blockReason: 'PROHIBITED_CONTENT' }, modelVersion: model })
         case 'image_safety':

@@ -25,11 +25,23 @@ export type OpenAiFakeMode =
   /** 429 insufficient_quota: the account's credit is used up (until someone pays). */
   | 'insufficient_quota'
   | 'server_error'
+  /** 503 "The engine is currently overloaded", OpenAI's answer under load. */
+  | 'unavailable'
+  /** Accepts the request and never answers (not even headers), until the client hangs up. */
+  | 'hang'
+  /** 403 unsupported_country_region_territory: this account may not use the API from here. */
+  | 'forbidden'
+  /** 400 billing_hard_limit_reached: the organisation's monthly budget is spent. */
+  | 'billing_limit'
   | 'moderation'
+  /** 400 content_policy_violation, the refusal of older image models. */
+  | 'content_policy'
   /** 200 whose body lacks the image. */
   | 'malformed'
   /** Success after `slowMs`. */
   | 'slow'
+  /** The 200 headers at once, the body after `slowMs`: an answer that has started. */
+  | 'slow_body'
 
 /** The current GPT Image models (gpt-image-1 was shut down on 2026-10-23). */
 const OPENAI_IMAGE_MODELS = ['gpt-image-2', 'gpt-image-1.5', 'gpt-image-1-mini']
@@ -217,6 +229,40 @@ export async function startOpenAiFake(options: ImageApiFakeOptions = {}): Promis
             500,
             apiError('The server had an error while processing your request.', 'server_error', null),
           )
+        case 'unavailable':
+          return sendJson(
+            response,
+            503,
+            apiError('The engine is currently overloaded, please try again later.', 'server_error', null),
+          )
+        case 'hang':
+          return waitUnlessClosed(response, 10 * 60_000)
+        case 'forbidden':
+          return sendJson(
+            response,
+            403,
+            apiError(
+              'Country, region, or territory not supported',
+              'request_forbidden',
+              'unsupported_country_region_territory',
+            ),
+          )
+        case 'billing_limit':
+          return sendJson(
+            response,
+            400,
+            apiError('Billing hard limit has been reached', 'invalid_request_error', 'billing_hard_limit_reached'),
+          )
+        case 'content_policy':
+          return sendJson(
+            response,
+            400,
+            apiError(
+              'Your request was rejected as a result of our safety system. Your prompt may contain text that is not allowed by our safety system.',
+              'invalid_request_error',
+              'content_policy_violation',
+            ),
+          )
         case 'moderation':
           return sendJson(
             response,
@@ -233,6 +279,14 @@ export async function startOpenAiFake(options: ImageApiFakeOptions = {}): Promis
           await waitUnlessClosed(response, state.options.slowMs ?? 5_000)
           if (response.destroyed) return
           break
+        case 'slow_body': {
+          response.writeHead(200, { 'content-type': 'application/json' })
+          response.flushHeaders()
+          await waitUnlessClosed(response, state.options.slowMs ?? 5_000)
+          if (response.destroyed) return
+          response.end(JSON.stringify({ created: now(), data: [{ b64_json: state.resultPng.toString('base64') }] }))
+          return
+        }
         case 'success':
           break
       }

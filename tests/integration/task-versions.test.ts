@@ -279,6 +279,30 @@ describe('Gemini and the shared rate limit', () => {
     expect(await refundsOf(body.taskId)).toHaveLength(0)
     expect(await creditsOf(user.id)).toBe(10 - 4 * COST)
   })
+
+  test('a run that waits too long for room keeps the versions it has and refunds only the rest', async () => {
+    const { user, token } = await createTestUser({ credits: 10 })
+    const { body } = await submitVersions(token, '4')
+    // It has already waited as long as a task may: the next wait for room ends it.
+    await db
+      .updateTable('generation_tasks')
+      .set({ waited_ms: 15 * 60_000 })
+      .where('id', '=', body.taskId)
+      .execute()
+    const limit = sharedRateLimit(db, 'test:gemini-long-wait', 'Gemini', 3)
+    const job = imageGeneration(createGeminiImageProvider({ apiKey: gemini.apiKey, baseUrl: gemini.baseUrl }), limit)
+
+    await runGeneration({ taskId: body.taskId }, jobHelpers(1), job)
+    expect(await taskRow(body.taskId)).toMatchObject({ status: 'completed' })
+    expect((await taskView(token, body.taskId)).body.images.map((image: { index: number }) => image.index)).toEqual([
+      0, 1, 2,
+    ])
+    expect((await refundsOf(body.taskId)).map((line) => line.description)).toEqual([
+      expect.stringContaining('the provider stayed too busy to make version 4 of 4'),
+    ])
+    expect(await creditsOf(user.id)).toBe(10 - 3 * COST)
+    expect(await balanceAndLedgerSum(user.id)).toEqual({ balance: 10 - 3 * COST, ledgerSum: 10 - 3 * COST })
+  })
 })
 
 describe('favourite and download of all', () => {
@@ -329,6 +353,13 @@ describe('favourite and download of all', () => {
     })
     expect((await putFavourite(token, taskId, { index: -1 })).status).toBe(400)
     expect((await putFavourite(token, taskId, { index: 'first' })).status).toBe(400)
+    // Past what a database integer holds: still a plain refusal, never a 500.
+    for (const index of [1e10, '2147483648']) {
+      expect(await putFavourite(token, taskId, { index })).toEqual({
+        status: 400,
+        body: { message: 'index must be at most 3 (a run has up to 4 versions)' },
+      })
+    }
     expect((await putFavourite(token, taskId, {})).status).toBe(400)
     expect((await putFavourite(token, 'not-a-task', { index: 0 })).status).toBe(404)
     expect((await taskRow(taskId)).favourite_index).toBe(0)

@@ -104,7 +104,9 @@ test('×2 of a real photo: charged, linked to its parent, the exact size, and cl
   })
   const view = await read.json()
   expect(view).toMatchObject({ status: 'completed', source: 'upscale', parentTaskId: taskId })
-  expect(view.images).toEqual([{ index: 0, url: expect.any(String), width: 128, height: 128 }])
+  expect(view.images).toEqual([
+    { index: 0, url: expect.any(String), width: 128, height: 128, provider: 'upscaler', model: 'esrgan-slim' },
+  ])
 })
 
 test('owner only, finished only, at most 8192 px, and bad input is a 400: nothing is charged', async () => {
@@ -180,7 +182,15 @@ test('when the model cannot load, Lanczos enlarges it instead, logged and labell
     id: asked.body.taskId,
   })
   expect((await read.json()).images).toEqual([
-    { index: 0, url: expect.any(String), width: 128, height: 128, enlargedWithoutModel: true },
+    {
+      index: 0,
+      url: expect.any(String),
+      width: 128,
+      height: 128,
+      provider: 'upscaler',
+      model: 'lanczos',
+      enlargedWithoutModel: true,
+    },
   ])
 })
 

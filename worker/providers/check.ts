@@ -8,6 +8,7 @@
 import { recordProviderCheck } from '#domain/generation/provider-checks.server.ts'
 import type { DB } from '#platform/db.server.ts'
 import type { ImageEnv, VideoEnv } from './from-env.ts'
+import type { WorkerEnv } from '#worker/env.ts'
 import { errorForAnswer, requestJson } from './http.ts'
 import { ProviderError } from './types.ts'
 
@@ -18,7 +19,7 @@ export interface ProviderCheckResult {
   detail: string
 }
 
-type CheckEnv = ImageEnv & VideoEnv
+type CheckEnv = ImageEnv & VideoEnv & Pick<WorkerEnv, 'IMAGE_PROVIDERS'>
 
 interface ModelLookup {
   provider: string
@@ -58,7 +59,7 @@ function lookups(env: CheckEnv): ModelLookup[] {
     apiKey: env.GEMINI_API_KEY ?? '',
   })
   const list: ModelLookup[] = []
-  if (env.IMAGE_PROVIDER === 'openai') {
+  if (env.IMAGE_PROVIDERS.includes('openai')) {
     list.push({
       provider: 'openai',
       service: 'OpenAI',
@@ -68,7 +69,7 @@ function lookups(env: CheckEnv): ModelLookup[] {
       apiKey: env.OPENAI_API_KEY ?? '',
     })
   }
-  if (env.IMAGE_PROVIDER === 'gemini') list.push(google('gemini', env.GEMINI_IMAGE_MODEL))
+  if (env.IMAGE_PROVIDERS.includes('gemini')) list.push(google('gemini', env.GEMINI_IMAGE_MODEL))
   if (env.VIDEO_PROVIDER === 'veo') list.push(google('veo', env.VEO_MODEL), google('veo-fast', env.VEO_FAST_MODEL))
   return list
 }

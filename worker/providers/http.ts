@@ -27,6 +27,12 @@ export interface HttpCallOptions {
   signal: AbortSignal
   /** Values that must never appear in an error message (API keys). */
   secrets: string[]
+  /**
+   * No response headers within this long is a stall (a ProviderError with `stalled`), so a chain
+   * of providers can move on. Once headers came, only `timeoutMs` ends the call: an answer that has
+   * started is never abandoned. Default (and at most): `timeoutMs`.
+   */
+  stallMs?: number
 }
 
 export interface BytesAnswer {
@@ -66,7 +72,11 @@ export function isRetryableStatus(status: number): boolean {
  */
 export function errorForStatus(status: number, detail: string, options: HttpCallOptions): ProviderError {
   const message = statusMessage(status, options.service, shorten(redact(detail, options.secrets)))
-  return new ProviderError(message, { retryable: isRetryableStatus(status), status })
+  return new ProviderError(message, {
+    retryable: isRetryableStatus(status),
+    status,
+    credentialsRefused: status === 401 || status === 403,
+  })
 }
 
 /** The ProviderError for an unsuccessful JSON answer; a 429 says how long to wait, or that the quota is gone. */
@@ -77,6 +87,7 @@ export function errorForAnswer(answer: JsonAnswer, options: HttpCallOptions): Pr
     return new ProviderError(credentialsMessage(options.service, 'HTTP 400, API_KEY_INVALID'), {
       retryable: false,
       status: 400,
+      credentialsRefused: true,
     })
   }
   return errorForStatus(answer.status, apiErrorMessage(answer), options)
@@ -124,20 +135,28 @@ async function withTimeLimit<T>(
   read: (response: Response) => Promise<T>,
 ): Promise<T> {
   const timeout = AbortSignal.timeout(options.timeoutMs)
-  const signal = AbortSignal.any([options.signal, timeout])
+  const stallMs = Math.min(options.stallMs ?? options.timeoutMs, options.timeoutMs)
+  const stall = new AbortController()
+  const stallTimer = setTimeout(() => stall.abort(), stallMs)
+  const signal = AbortSignal.any([options.signal, timeout, stall.signal])
   let answered = false
   try {
     const response = await fetch(url, { ...init, signal })
+    clearTimeout(stallTimer)
     countProviderRequest(options.service, response.status)
     answered = true
     // Reading the body stays under the same signal, so a stalled download times out too.
     return await read(response)
   } catch (error) {
-    if (!answered) countProviderRequest(options.service, unanswered(timeout, options.signal))
-    if (timeout.aborted) {
-      throw new ProviderError(`${options.service} did not answer within ${formatSeconds(options.timeoutMs)}.`, {
+    clearTimeout(stallTimer)
+    const stalled = !answered && (stall.signal.aborted || timeout.aborted)
+    if (!answered) countProviderRequest(options.service, unanswered(timeout, options.signal, stalled))
+    if (stalled || timeout.aborted) {
+      const within = formatSeconds(stalled ? stallMs : options.timeoutMs)
+      throw new ProviderError(`${options.service} did not answer within ${within}.`, {
         retryable: true,
         timedOut: true,
+        stalled,
         cause: error,
       })
     }
@@ -154,8 +173,8 @@ async function withTimeLimit<T>(
   }
 }
 
-function unanswered(timeout: AbortSignal, jobSignal: AbortSignal) {
-  if (timeout.aborted) return 'timeout'
+function unanswered(timeout: AbortSignal, jobSignal: AbortSignal, stalled: boolean) {
+  if (timeout.aborted || stalled) return 'timeout'
   return jobSignal.aborted ? 'aborted' : 'network'
 }
 

@@ -10,6 +10,7 @@ export function createInstantImageProvider(delayMs: number): ImageProvider {
   return {
     name: 'instant',
     requestPerVersion: false,
+    model: null,
     async generate(request, context) {
       const photo = petPhoto(request)
       if (delayMs > 0) {

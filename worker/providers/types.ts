@@ -40,8 +40,11 @@ export interface ImageRequest {
 export interface GeneratedMedia {
   bytes: Buffer
   mimeType: string
-  /** What made it, when the task's provider does not say it all (the upscaler's model or its fallback). */
-  model?: string
+}
+
+export interface MadeBy {
+  provider: string
+  model: string | null
 }
 
 export interface ProviderContext {
@@ -57,10 +60,14 @@ export interface ProviderContext {
 export interface GeneratedImages {
   images: GeneratedMedia[]
   shortfall?: unknown
+  /** Which provider and model made them, when a chain of providers (failover.ts) answered. */
+  madeBy?: MadeBy
 }
 
 export interface ImageProvider {
   readonly name: string
+  /** The model it asks for (null for the offline renderers). */
+  readonly model?: string | null
   /** Each version is a paid request of its own (Gemini), counted one by one by the rate limit. */
   readonly requestPerVersion: boolean
   generate(request: ImageRequest, context: ProviderContext): Promise<GeneratedImages>
@@ -117,7 +124,20 @@ export interface ProviderErrorOptions {
   unreachable?: boolean
   /** A content-policy refusal: final, counted as `refused` in the metrics. */
   refused?: boolean
+  /** The service refused this server's key or account (401, 403, a bad key): final, the operator must act. */
+  credentialsRefused?: boolean
+  /** No answer at all, not even response headers, within the stall time (PROVIDER_STALL_MS). */
+  stalled?: boolean
 }
+
+/**
+ * Why a provider call failed, as a machine-readable code (for failover, breakers, metrics and
+ * refund lines): `refused` (safety or moderation; never failed over), `quota` (quota or billing
+ * used up), `auth` (the key or account refused), `stall` (no answer at all in time), `busy` (a 429
+ * or our own rate limit: wait), `retryable` (5xx, timeouts, network) or `final` (bad input, an
+ * answer that cannot be used).
+ */
+export type ProviderFailure = 'refused' | 'quota' | 'auth' | 'stall' | 'busy' | 'retryable' | 'final'
 
 /**
  * A provider failure. `retryable` is true for transient trouble (HTTP 429, 5xx, timeouts, network
@@ -134,6 +154,8 @@ export class ProviderError extends Error {
   readonly unreachable: boolean
   /** A content-policy refusal (counted as `refused` in the metrics). */
   readonly refused: boolean
+  readonly credentialsRefused: boolean
+  readonly stalled: boolean
 
   constructor(message: string, options: ProviderErrorOptions) {
     super(message, { cause: options.cause })
@@ -145,6 +167,18 @@ export class ProviderError extends Error {
     this.timedOut = options.timedOut ?? false
     this.unreachable = options.unreachable ?? false
     this.refused = options.refused ?? false
+    this.credentialsRefused = options.credentialsRefused ?? false
+    this.stalled = options.stalled ?? false
+  }
+
+  /** The failure's code (see ProviderFailure). */
+  get reason(): ProviderFailure {
+    if (this.refused) return 'refused'
+    if (this.quotaExhausted) return 'quota'
+    if (this.credentialsRefused) return 'auth'
+    if (this.stalled) return 'stall'
+    if (this.retryAfterMs !== undefined) return 'busy'
+    return this.retryable ? 'retryable' : 'final'
   }
 }
 

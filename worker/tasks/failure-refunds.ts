@@ -33,7 +33,8 @@ export function refundReasonOf(error: unknown): RefundReason {
   if (error.quotaExhausted) return 'quota'
   if (error.timedOut) return 'timeout'
   if (error.unreachable) return 'unreachable'
-  if (error.status === 401 || error.status === 403) return 'auth'
+  // 401, 403, or Google's 400 API_KEY_INVALID (ProviderError.reason 'auth').
+  if (error.credentialsRefused) return 'auth'
   // A 2xx without (all) the pictures asked for: answered, but not delivered.
   if (error.status !== undefined && error.status < 300) return 'not_delivered'
   return 'provider_error'

@@ -1,5 +1,7 @@
 import { correctionsFor, imageTaskParamsSchema, promptInputFor } from '#domain/generation/image-task-params.ts'
-import { imageProviderFromEnv } from '#worker/providers/from-env.ts'
+import { imageChainFromEnv } from '#worker/providers/from-env.ts'
+import { generateWithFailover, type ProviderChain } from '#worker/providers/failover.ts'
+import { getDb } from '#platform/db.server.ts'
 import { buildImagePrompt } from '#domain/generation/prompt.ts'
 import { noLimit } from '#worker/providers/shared-rate-limit.ts'
 import { ProviderError, type ImageProvider } from '#worker/providers/types.ts'
@@ -7,15 +9,17 @@ import { generationTask } from './generation-task.ts'
 import type { GenerationJob } from './run-generation.ts'
 
 /**
- * How an image task asks its provider: the prompt built from the stored params, every stored
- * image, the versions still missing. `beforeRequest` runs right before the (paid) provider call:
- * the shared rate limit, which counts one request for a provider that makes every version in one
- * call (OpenAI's `n`) and one per version otherwise (Gemini), and may grant fewer than asked.
+ * How an image task asks its providers: the prompt built from the stored params, every stored
+ * image, the versions still missing, along the chain of providers (failover.ts): each provider's
+ * shared rate limit counts one request for a provider that makes every version in one call
+ * (OpenAI's `n`) and one per version otherwise (Gemini), and may grant fewer than asked. A bare
+ * provider is a chain of one without breakers, `beforeRequest` its rate limit.
  */
-export function imageGeneration(provider: ImageProvider, beforeRequest = noLimit): GenerationJob {
+export function imageGeneration(source: ImageProvider | ProviderChain, beforeRequest = noLimit): GenerationJob {
+  const chain = 'links' in source ? source : { links: [{ provider: source, beforeRequest }], breakers: null }
   return {
     jobName: 'generate_image',
-    providerName: provider.name,
+    providerName: chain.links[0].provider.name,
     async produce(task, images, context, versions) {
       const parsed = imageTaskParamsSchema.safeParse(task.params)
       if (!parsed.success) throw new ProviderError('The task options are invalid.', { retryable: false })
@@ -24,19 +28,13 @@ export function imageGeneration(provider: ImageProvider, beforeRequest = noLimit
         .filter(Boolean)
         .join(' ')
       const guided = params.mode === 'customize' ? null : params.guided
-      const granted = await beforeRequest(provider.requestPerVersion ? versions.length : 1)
-      const asked = provider.requestPerVersion ? versions.slice(0, granted) : versions
-      return provider.generate(
-        { images, prompt, style: params.style, guided, versions: asked, seed: params.seed },
-        context,
-      )
+      const request = { images, prompt, style: params.style, guided, seed: params.seed }
+      return generateWithFailover(getDb(), chain, request, versions, context, task.id)
     },
   }
 }
 
 export const generateImage = generationTask({
   kind: 'image',
-  providerFromEnv: imageProviderFromEnv,
-  rpm: (env) => env.IMAGE_PROVIDER_RPM,
-  job: imageGeneration,
+  jobFromEnv: (env, limitFor) => imageGeneration(imageChainFromEnv(env, limitFor)),
 })

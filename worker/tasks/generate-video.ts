@@ -52,7 +52,8 @@ function videoRequest(params: unknown, image: VideoRequest['image'] | undefined)
 
 export const generateVideo = generationTask({
   kind: 'video',
-  providerFromEnv: videoProviderFromEnv,
-  rpm: (env) => env.VIDEO_PROVIDER_RPM,
-  job: videoGeneration,
+  jobFromEnv: (env, limitFor) => {
+    const provider = videoProviderFromEnv(env)
+    return videoGeneration(provider, limitFor(provider, env.VIDEO_PROVIDER_RPM))
+  },
 })

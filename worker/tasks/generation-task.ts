@@ -5,20 +5,20 @@ import { getWorkerEnv, type WorkerEnv } from '#worker/env.ts'
 import { sharedRateLimit, type BeforeRequest } from '#worker/providers/shared-rate-limit.ts'
 import { runGeneration, type GenerationJob } from './run-generation.ts'
 
-interface GenerationWiring<Provider extends { name: string }> {
+/** A provider's requests-per-minute limit, shared by every worker (none when `rpm` is undefined). */
+export type LimitFor = (provider: { name: string }, rpm: number | undefined) => BeforeRequest
+
+interface GenerationWiring {
   kind: TaskKind
-  providerFromEnv: (env: WorkerEnv) => Provider
-  /** The provider's requests-per-minute limit, shared by every worker (none when undefined). */
-  rpm: (env: WorkerEnv) => number | undefined
-  /** How a task of this kind asks the provider; `beforeRequest` runs right before each paid call. */
-  job: (provider: Provider, beforeRequest: BeforeRequest) => GenerationJob
+  /** How a task of this kind asks its provider(s), each with its limit, run right before each paid call. */
+  jobFromEnv: (env: WorkerEnv, limitFor: LimitFor) => GenerationJob
 }
 
 /**
- * The graphile-worker task of one kind of generation. Its provider and rate limit are built from
+ * The graphile-worker task of one kind of generation. Its providers and rate limits are built from
  * the worker's env on the first job, not at import, so tests and scripts can import the tasks.
  */
-export function generationTask<Provider extends { name: string }>(wiring: GenerationWiring<Provider>): Task {
+export function generationTask(wiring: GenerationWiring): Task {
   let job: GenerationJob | undefined
   return (payload, helpers) => {
     job ??= build()
@@ -26,9 +26,8 @@ export function generationTask<Provider extends { name: string }>(wiring: Genera
   }
 
   function build() {
-    const env = getWorkerEnv()
-    const provider = wiring.providerFromEnv(env)
-    const limit = sharedRateLimit(getDb(), `${wiring.kind}:${provider.name}`, provider.name, wiring.rpm(env))
-    return wiring.job(provider, limit)
+    return wiring.jobFromEnv(getWorkerEnv(), (provider, rpm) =>
+      sharedRateLimit(getDb(), `${wiring.kind}:${provider.name}`, provider.name, rpm),
+    )
   }
 }

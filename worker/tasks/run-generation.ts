@@ -154,7 +154,9 @@ async function runAttempt(taskId: string, helpers: JobHelpers, job: GenerationJo
         return
       }
       const made = result.images.slice(0, missing.length)
-      for (const [at, media] of made.entries()) delivered.push(await storeVersion(taskId, missing[at], media))
+      for (const [at, media] of made.entries()) {
+        delivered.push({ ...(await storeVersion(taskId, missing[at], media)), ...result.madeBy })
+      }
       if (result.shortfall !== undefined) throw result.shortfall
       if (made.length === 0) throw new ProviderError('The provider answered without an image.', { retryable: false })
       missing = missing.slice(made.length)
@@ -212,9 +214,15 @@ async function settleFailure(
     // come back in the same instant.
     const waitMs = error.retryAfterMs ?? Math.min(Math.max(task.waited_ms, FIRST_WAIT_MS), LONGEST_WAIT_MS)
     const delayMs = waitMs + Math.round(Math.random() * 1000)
+    const maxWaitMs = getWorkerEnv().TASK_MAX_WAIT_MS
+    if (delivered.length > 0 && task.waited_ms + delayMs > maxWaitMs) {
+      // Waited too long with some versions in hand: those are kept, only the others refunded.
+      helpers.logger.info(`task ${taskId}: ${error.message} Waited too long: completed with the versions it has.`)
+      return finish(task, delivered, error.unreachable ? 'unreachable' : 'busy')
+    }
     // Past TASK_MAX_WAIT_MS the task fails: with "could not be reached", or as having stayed busy.
     const unreachable = error.unreachable ? error.message : undefined
-    const outcome = await waitForRoom(db, later(delayMs), getWorkerEnv().TASK_MAX_WAIT_MS, unreachable)
+    const outcome = await waitForRoom(db, later(delayMs), maxWaitMs, unreachable)
     const next = outcome === 'waiting' ? `Next try in ${delayMs} ms.` : 'Waited too long: failed and refunded.'
     helpers.logger.info(`task ${taskId}: ${error.message} ${next}`)
     return

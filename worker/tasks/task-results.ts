@@ -64,7 +64,7 @@ export async function storeVersion(taskId: string, index: number, media: Generat
   await withStorageRetries(`storing version ${index} of ${taskId}`, () =>
     getStorage().put(key, media.bytes, media.mimeType),
   )
-  return { index, key, model: media.model, ...(media.mimeType.startsWith('image/') ? await measure(media.bytes) : {}) }
+  return { index, key, ...(media.mimeType.startsWith('image/') ? await measure(media.bytes) : {}) }
 }
 
 /** An image's size, or nothing for what sharp cannot read (a video). */

@@ -31,7 +31,10 @@ function upscaleGeneration(modelDir?: string): GenerationJob {
           signal: context.signal,
           onProgress: (percent) => void context.onProgress(percent),
         })
-        return { images: [{ bytes: made.bytes, mimeType: made.mimeType, model: made.model }] }
+        return {
+          images: [{ bytes: made.bytes, mimeType: made.mimeType }],
+          madeBy: { provider: 'upscaler', model: made.model },
+        }
       } catch (error) {
         throw new UpscaleError(error, { retryable: true })
       }

@@ -22,6 +22,8 @@ export interface GeminiImageConfig {
   model?: string
   /** Default 300 000 ms. */
   timeoutMs?: number
+  /** No response headers within this long is a stall (default: timeoutMs). */
+  stallMs?: number
 }
 
 const SERVICE = 'Gemini'
@@ -78,6 +80,7 @@ export function createGeminiImageProvider(config: GeminiImageConfig): ImageProvi
 
   return {
     name: 'gemini',
+    model,
     requestPerVersion: true,
     generate: (request, context) => makeEachVersion(request, () => generateOne(request, context)),
   }

@@ -2,10 +2,11 @@ import { requestJson, type HttpCallOptions } from '../http.ts'
 import type { ImageRequest, ProviderContext } from '../types.ts'
 import { petPhoto } from './image-bytes.ts'
 
-/** The provider's key, and how long one call may take (default 300 000 ms). */
+/** The provider's key, how long one call may take (default 300 000 ms), and how long until no answer is a stall. */
 interface CallConfig {
   apiKey: string
   timeoutMs?: number
+  stallMs?: number
 }
 
 interface ImageCall {
@@ -32,6 +33,7 @@ export async function postImageCall(
     timeoutMs: config.timeoutMs ?? 300_000,
     signal: context.signal,
     secrets: [config.apiKey],
+    stallMs: config.stallMs,
   }
   await context.onProgress(10)
   const answer = await requestJson(call.endpoint, { method: 'POST', headers: call.headers, body: call.body() }, http)

@@ -1,4 +1,4 @@
-/** Picks the image provider named by IMAGE_PROVIDER. */
+/** Builds an image provider by its name in IMAGE_PROVIDERS: the one place providers are listed. */
 import type { ImageProvider } from '../types.ts'
 import { createGeminiImageProvider } from './gemini.ts'
 import { createLocalImageProvider } from './local.ts'
@@ -12,6 +12,8 @@ export interface ImageProviderConfig {
   provider: ImageProviderName
   /** PROVIDER_TIMEOUT_MS, per remote request. */
   timeoutMs?: number
+  /** PROVIDER_STALL_MS: no response headers within it is a stall (default: timeoutMs). */
+  stallMs?: number
   /** OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_IMAGE_MODEL */
   openai?: RemoteSettings
   /** GEMINI_API_KEY, GEMINI_BASE_URL, GEMINI_IMAGE_MODEL */
@@ -33,12 +35,14 @@ export function createImageProvider(config: ImageProviderConfig): ImageProvider 
         ...config.openai,
         apiKey: requireKey(config.openai?.apiKey, 'openai', 'OPENAI_API_KEY'),
         timeoutMs: config.timeoutMs,
+        stallMs: config.stallMs,
       })
     case 'gemini':
       return createGeminiImageProvider({
         ...config.gemini,
         apiKey: requireKey(config.gemini?.apiKey, 'gemini', 'GEMINI_API_KEY'),
         timeoutMs: config.timeoutMs,
+        stallMs: config.stallMs,
       })
     default:
       throw new Error(`Unknown image provider "${String(config.provider)}"; use local, openai or gemini.`)

@@ -22,6 +22,7 @@ import { guidedItems } from '#domain/generation/prompt.ts'
 export function createLocalImageProvider(): ImageProvider {
   return {
     name: 'local',
+    model: null,
     requestPerVersion: false,
     generate: (request, context) => makeEachVersion(request, (version) => render(request, version, context)),
   }

@@ -20,6 +20,8 @@ export interface OpenAiImageConfig {
   model?: string
   /** Default 300 000 ms; image edits commonly take 20-120 s, longer under load. */
   timeoutMs?: number
+  /** No response headers within this long is a stall (default: timeoutMs). */
+  stallMs?: number
   /** Default 1024x1024 */
   size?: string
 }
@@ -40,6 +42,7 @@ export function createOpenAiImageProvider(config: OpenAiImageConfig): ImageProvi
   return {
     name: 'openai',
     requestPerVersion: false,
+    model,
     async generate(request, context) {
       const { answer, http } = await postImageCall(request, context, config, {
         service: SERVICE,
@@ -88,6 +91,13 @@ function answerError(answer: JsonAnswer, http: HttpCallOptions): ProviderError {
   const parsed = errorBodySchema.safeParse(answer.body)
   if (answer.status === 400 && parsed.success && isSafetyRefusal(parsed.data.error)) {
     return refusalError(SERVICE, 'image', answer.status)
+  }
+  if (parsed.success && parsed.data.error.code === 'billing_hard_limit_reached') {
+    return new ProviderError(`${SERVICE} cannot take more requests: this server's billing limit is reached.`, {
+      retryable: false,
+      status: answer.status,
+      quotaExhausted: true,
+    })
   }
   return errorForAnswer(answer, http)
 }
