@@ -36,7 +36,11 @@ export interface SessionsTable {
   user_id: string
   created_at: CreatedAt
   expires_at: Timestamp
+  /** How the session began (migration 0043); null for sessions from before. */
+  signed_in_with: SignInMethod | null
 }
+
+export type SignInMethod = 'password' | 'google'
 
 export interface VerificationCodesTable {
   id: Generated<string>
@@ -352,6 +356,19 @@ export interface PhotoChecksTable {
   checked_at: CreatedAt
 }
 
+/** A user's data export, a zip under `exports/` (migration 0043, decision 0038). */
+export interface DataExportsTable {
+  id: Generated<string>
+  user_id: string
+  status: Generated<'pending' | 'ready' | 'failed'>
+  key: string | null
+  size: ColumnType<string | null, number | null, number | null>
+  error: string | null
+  created_at: CreatedAt
+  ready_at: Timestamp | null
+  expires_at: Timestamp
+}
+
 /** One image provider's circuit breaker, shared by every worker (migration 0038). */
 export interface ProviderBreakersTable {
   provider: string
@@ -385,6 +402,7 @@ export interface ProviderFailoversTable {
 export interface Database {
   users: UsersTable
   sessions: SessionsTable
+  data_exports: DataExportsTable
   verification_codes: VerificationCodesTable
   rate_limits: RateLimitsTable
   login_failures: LoginFailuresTable

@@ -19,6 +19,8 @@ export interface JobPayloads {
   rollup_analytics: Record<string, never>
   /** `watchUntil`: rechecks stop after it; `failures`: chain API failures in a row (backoff). */
   verify_payment: { proofId: string; watchUntil: string; failures: number }
+  /** A user's "Download my data" zip (domain/user-data/data-exports.server.ts). */
+  build_data_export: { exportId: string }
 }
 
 export type JobName = keyof JobPayloads

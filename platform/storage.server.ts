@@ -22,6 +22,8 @@ import { isNetworkFailure } from './network-errors.server.ts'
  */
 export interface MediaStorage {
   put(key: string, bytes: Buffer, contentType: string): Promise<void>
+  /** Stores a file from disk of that size without reading it into memory (a data export). */
+  putFile(key: string, file: string, size: number, contentType: string): Promise<void>
   /** Null when the object does not exist. */
   stat(key: string): Promise<MediaInfo | null>
   /** The whole object, or only the inclusive byte range; `size` counts the bytes in `body`. */
@@ -43,6 +45,7 @@ const contentTypes: Record<string, string> = {
   gif: 'image/gif',
   avif: 'image/avif',
   mp4: 'video/mp4',
+  zip: 'application/zip',
 }
 
 // Lower-case segments without dots, then one known extension: `..`, absolute paths, backslashes,
@@ -96,17 +99,12 @@ export function createLocalStorage(root: string): MediaStorage {
   return {
     async put(key, bytes, contentType) {
       assertPut(key, contentType)
-      const file = fileFor(key)
-      await fsp.mkdir(path.dirname(file), { recursive: true })
-      // Readers on this or another process never see a half-written file.
-      const temp = `${file}.${randomUUID()}.tmp`
-      try {
-        await fsp.writeFile(temp, bytes)
-        await fsp.rename(temp, file)
-      } catch (error) {
-        await fsp.rm(temp, { force: true })
-        throw error
-      }
+      await writeWhole(fileFor(key), (temp) => fsp.writeFile(temp, bytes))
+    },
+
+    async putFile(key, source, _size, contentType) {
+      assertPut(key, contentType)
+      await writeWhole(fileFor(key), (temp) => fsp.copyFile(source, temp))
     },
 
     async stat(key) {
@@ -130,6 +128,19 @@ export function createLocalStorage(root: string): MediaStorage {
     async deleteMany(keys) {
       await Promise.all(keys.map(deleteFile))
     },
+  }
+}
+
+/** Writes to a temporary file, then renames: readers on this or another process never see a half-written file. */
+async function writeWhole(file: string, write: (temp: string) => Promise<void>) {
+  await fsp.mkdir(path.dirname(file), { recursive: true })
+  const temp = `${file}.${randomUUID()}.tmp`
+  try {
+    await write(temp)
+    await fsp.rename(temp, file)
+  } catch (error) {
+    await fsp.rm(temp, { force: true })
+    throw error
   }
 }
 
@@ -176,6 +187,13 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
     async put(key, bytes, contentType) {
       assertPut(key, contentType)
       await client.send(new PutObjectCommand({ Bucket, Key: key, Body: bytes, ContentType: contentType }))
+    },
+
+    async putFile(key, file, size, contentType) {
+      assertPut(key, contentType)
+      // One PUT, streamed from disk; the length is given, so the SDK never buffers the body.
+      const Body = fs.createReadStream(file)
+      await client.send(new PutObjectCommand({ Bucket, Key: key, Body, ContentLength: size, ContentType: contentType }))
     },
 
     async stat(key) {

@@ -7,6 +7,7 @@ import {
   shouldRevalidateGallery,
 } from '#app/gallery/gallery-page.tsx'
 import { galleryAction, loadGallery } from '#app/gallery/gallery-page.server.ts'
+import { AccountDeletedNotice } from '#app/accounts/own-data.tsx'
 
 export const meta = galleryMeta({
   title: 'AI pet portraits from your photos',
@@ -19,4 +20,13 @@ export const loader = () => loadGallery()
 export const action = ({ request }: ActionFunctionArgs) => galleryAction(request)
 export const shouldRevalidate = shouldRevalidateGallery
 export const ErrorBoundary = GalleryErrorBoundary
-export default GalleryPage
+
+/** The gallery; after an account was deleted (/?deleted=account) with a line that says so. */
+export default function Index() {
+  return (
+    <>
+      <AccountDeletedNotice />
+      <GalleryPage />
+    </>
+  )
+}

@@ -23,7 +23,7 @@ export const loader = apiHandler(async ({ request }) => {
     console.warn('[google] sign-in refused:', error instanceof Error ? error.message : error)
     return failed({ 'Set-Cookie': clearState })
   }
-  const session = await signIn(getDb(), user.id)
+  const session = await signIn(getDb(), user.id, 'google')
   recordLogin(user.id, getClientAddress(request), 'google')
   const headers = new Headers([
     ['Set-Cookie', session.cookie],

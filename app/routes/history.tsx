@@ -20,6 +20,8 @@ import { answerTaskFamilyForm, isTaskFamilyForm } from '#app/generation/task-fam
 import { getSystemConfig } from '#domain/credits/system-config.server.ts'
 import { TaskVersions } from '#app/generation/task-versions.tsx'
 import { answerFavouriteForm, isFavouriteForm } from '#app/generation/generation-forms.server.ts'
+import { deleteTaskPhoto, tasksWithPhoto } from '#domain/user-data/task-photo.server.ts'
+import { HttpError } from '#domain/http-error.server.ts'
 
 export const meta: MetaFunction = () => seo({ title: 'My Resources', description: 'Your generated images and videos.' })
 
@@ -54,7 +56,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     throw redirect(pageHref(kind, pagination.pages))
   }
   const { imageGenerationCreditCost: cost, freeLikenessFixes, upscaleCost } = settings
-  return json({ kind, items, pagination, cost, freeLikenessFixes, upscaleCost })
+  const withPhoto = await tasksWithPhoto(
+    getDb(),
+    user.id,
+    items.map((item) => item.id),
+  )
+  return json({ kind, items, pagination, cost, freeLikenessFixes, upscaleCost, withPhoto })
 }
 
 const deleteSchema = z.object({
@@ -71,6 +78,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return answerFavouriteForm(form, user.id, () => pageHref(kind, page))
   }
   if (isTaskFamilyForm(form)) return answerTaskFamilyForm(request, form, user.id)
+  if (form.get('intent') === 'delete-photo') return answerDeletePhoto(request, form, user.id)
   const submission = parseWithZod(form, { schema: deleteSchema })
   if (submission.status !== 'success') return json<FormActionData>({ result: submission.reply() }, { status: 400 })
   try {
@@ -83,8 +91,23 @@ export async function action({ request }: ActionFunctionArgs) {
   return redirect(pageHref(kind, page))
 }
 
+/** "Delete my photo now": the uploaded photo goes, the portrait stays; back to the same page. */
+async function answerDeletePhoto(request: Request, form: FormData, userId: string) {
+  try {
+    await deleteTaskPhoto(getDb(), userId, String(form.get('id') ?? ''))
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error
+    return json<FormActionData>(
+      { result: { status: 'error', error: { '': [error.message] } } },
+      { status: error.status },
+    )
+  }
+  const { kind, page } = readQuery(request)
+  return redirect(pageHref(kind, page))
+}
+
 export default function History() {
-  const { kind, items, pagination, cost, freeLikenessFixes, upscaleCost } = useLoaderData<typeof loader>()
+  const { kind, items, pagination, cost, freeLikenessFixes, upscaleCost, withPhoto } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   // A refused re-roll or fix shows beside its own card (TaskFamilyControls).
   const deletion = actionData && 'result' in actionData ? actionData.result : undefined
@@ -125,6 +148,7 @@ export default function History() {
               cost={cost}
               freeLikenessFixes={freeLikenessFixes}
               upscaleCost={upscaleCost}
+              hasPhoto={withPhoto.includes(item.id)}
             />
           ))}
         </ul>
@@ -150,11 +174,13 @@ interface HistoryCardProps {
   cost: number
   freeLikenessFixes: number
   upscaleCost: number
+  /** The photo it was made from is still kept: "Delete my photo now" is offered. */
+  hasPhoto: boolean
 }
 
-function HistoryCard({ item, kind, page, cost, freeLikenessFixes, upscaleCost }: HistoryCardProps) {
+function HistoryCard({ item, kind, page, cost, freeLikenessFixes, upscaleCost, hasPhoto }: HistoryCardProps) {
   const navigation = useNavigation()
-  const deleting = navigation.formData?.get('id') === item.id
+  const deleting = navigation.formData?.get('id') === item.id && !navigation.formData.has('intent')
   const { noun } = resourceKinds[kind]
   return (
     <li className="card history-card">
@@ -194,6 +220,14 @@ function HistoryCard({ item, kind, page, cost, freeLikenessFixes, upscaleCost }:
           <a className="button secondary" href={`/generate?task=${item.id}`}>
             Open
           </a>
+        ) : null}
+        {hasPhoto ? (
+          <Form method="post" action={pageHref(kind, page)}>
+            <input type="hidden" name="id" value={item.id} />
+            <button type="submit" name="intent" value="delete-photo" className="button secondary">
+              Delete my photo now
+            </button>
+          </Form>
         ) : null}
       </div>
       {kind === 'image' ? (

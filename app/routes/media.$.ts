@@ -1,14 +1,17 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { mediaResponse } from '#app/utils/media-response.server.ts'
 import { isScreenshotKey } from '#domain/payments/payment-screenshots.server.ts'
+import { isExportKey } from '#domain/user-data/data-exports.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
 
 /**
  * GET /media/<key>: stored media. Keys are unguessable content hashes under random prefixes.
- * Payment screenshots are not served here, only at their signed URL (payment-screenshots.$id.ts).
+ * Payment screenshots and data exports are not served here, only at their signed URLs
+ * (payment-screenshots.$id.ts, exports.$id.ts).
  */
 export function loader({ request, params }: LoaderFunctionArgs) {
   const key = params['*'] ?? ''
-  if (isScreenshotKey(key)) return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain' } })
+  if (isScreenshotKey(key) || isExportKey(key))
+    return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain' } })
   return mediaResponse(request, getStorage(), key)
 }

@@ -20,20 +20,38 @@ import { getClientAddress } from '#platform/client-address.server.ts'
 import { seo } from '#app/document/seo.ts'
 import { useExpiring } from '#app/hooks/use-expiring.ts'
 import { ACCEPTED_IMAGES } from '#app/utils/accepted-images.ts'
+import { DeleteMyAccount, DownloadMyData } from '#app/accounts/own-data.tsx'
+import { answerOwnDataForm, isOwnDataForm } from '#app/accounts/own-data-forms.server.ts'
+import { latestExport } from '#domain/user-data/data-exports.server.ts'
+import { confirmsWithGoogle, GOOGLE_REAUTH_MINUTES } from '#domain/user-data/own-account-deletion.server.ts'
 
 export const meta = () => seo({ title: 'Profile', description: 'Your Pawtrait profile.' })
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request)
-  return json({ user: toPublicUser(user), hasPassword: user.password_hash !== null, taskEmails: user.task_emails })
+  return json(
+    {
+      user: toPublicUser(user),
+      hasPassword: user.password_hash !== null,
+      taskEmails: user.task_emails,
+      latestExport: await latestExport(getDb(), user.id),
+      deleteWithGoogle: confirmsWithGoogle(user),
+      reauthMinutes: GOOGLE_REAUTH_MINUTES,
+    },
+    { headers: { 'Cache-Control': 'private, no-store' } },
+  )
 }
 
-/** Three forms post here: the avatar upload (multipart), the profile fields and the email switch. */
+/**
+ * Forms that post here: the avatar upload (multipart), the profile fields, the email switch, and
+ * "Download my data" and "Delete my account" (own-data-forms.server.ts).
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
   const multipart = request.headers.get('content-type')?.startsWith('multipart/form-data')
   if (multipart) return changeAvatar(request, user)
   const form = await readForm(request)
+  if (isOwnDataForm(form)) return answerOwnDataForm(request, form, user)
   return form.has('taskEmails') ? changeTaskEmails(form, user) : changeProfile(request, form, user)
 }
 
@@ -72,13 +90,20 @@ async function changeProfile(request: Request, form: FormData, user: User) {
 }
 
 export default function Profile() {
-  const { user, hasPassword, taskEmails } = useLoaderData<typeof loader>()
+  const { user, hasPassword, taskEmails, latestExport, deleteWithGoogle, reauthMinutes } =
+    useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const busy = navigation.state === 'submitting'
   const avatarAnswer = actionData?.form === 'avatar' ? actionData : undefined
-  const profileAnswer = actionData?.form === 'avatar' || actionData?.form === 'task-emails' ? undefined : actionData
-  const success = useExpiring(actionData?.message ? actionData : null)
+  const ownData = (form: string) =>
+    actionData?.form === form
+      ? { message: actionData.message, error: actionData.result.error?.['']?.[0] ?? undefined }
+      : undefined
+  const profileAnswer = ['avatar', 'task-emails', 'export', 'delete-account'].includes(actionData?.form ?? '')
+    ? undefined
+    : actionData
+  const success = useExpiring(actionData?.message && !ownData('export') ? actionData : null)
   const [form, fields] = useForm({
     id: 'profile',
     lastResult: profileAnswer?.result,
@@ -154,6 +179,14 @@ export default function Profile() {
           {taskEmails ? 'On' : 'Off'}
         </button>
       </Form>
+
+      <DownloadMyData latest={latestExport} answer={ownData('export')} busy={busy} />
+      <DeleteMyAccount
+        withGoogle={deleteWithGoogle}
+        reauthMinutes={reauthMinutes}
+        answer={ownData('delete-account')}
+        busy={busy}
+      />
     </section>
   )
 }

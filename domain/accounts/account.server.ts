@@ -1,4 +1,4 @@
-import type { User } from '#platform/db-schema.ts'
+import type { SignInMethod, User } from '#platform/db-schema.ts'
 import type { DB } from '#platform/db.server.ts'
 import { startSession } from '#domain/sessions/auth.server.ts'
 import { getEnv } from '#platform/env.server.ts'
@@ -21,8 +21,8 @@ export function isEmailVerificationEnabled() {
 }
 
 /** Starts a session for the user: the token, its Set-Cookie header, and the user with lastLogin updated. */
-export async function signIn(db: DB, userId: string) {
-  const session = await startSession(userId)
+export async function signIn(db: DB, userId: string, method: SignInMethod = 'password') {
+  const session = await startSession(userId, method)
   const user = await findUserById(db, userId)
   if (!user) throw new HttpError(404, 'Account not found')
   return { ...session, user }

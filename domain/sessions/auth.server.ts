@@ -1,6 +1,6 @@
 import { createCookie } from '@remix-run/node'
 import { createSession, findSessionUser, revokeSession, SESSION_DAYS } from '#domain/sessions/session.server.ts'
-import type { User } from '#platform/db-schema.ts'
+import type { SignInMethod, User } from '#platform/db-schema.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { usesSecureCookies } from '#platform/public-url.server.ts'
@@ -39,8 +39,8 @@ export async function getOptionalUser(request: Request): Promise<User | null> {
 }
 
 /** Starts a page session and answers the Set-Cookie header for it. */
-export async function startSession(userId: string) {
-  const { token } = await createSession(getDb(), userId)
+export async function startSession(userId: string, method: SignInMethod = 'password') {
+  const { token } = await createSession(getDb(), userId, method)
   await getDb().updateTable('users').set({ last_login_at: new Date() }).where('id', '=', userId).execute()
   return { token, cookie: await getSessionCookie().serialize(token) }
 }

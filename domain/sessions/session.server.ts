@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
+import type { SignInMethod } from '#platform/db-schema.ts'
 import type { DB } from '#platform/db.server.ts'
 
 export const SESSION_DAYS = 30
@@ -8,12 +9,12 @@ export function hashToken(token: string) {
   return createHash('sha256').update(token).digest('hex')
 }
 
-export async function createSession(db: DB, userId: string) {
+export async function createSession(db: DB, userId: string, method: SignInMethod = 'password') {
   const token = randomBytes(32).toString('base64url')
   const expiresAt = new Date(Date.now() + SESSION_DAYS * 24 * 60 * 60 * 1000)
   await db
     .insertInto('sessions')
-    .values({ token_hash: hashToken(token), user_id: userId, expires_at: expiresAt })
+    .values({ token_hash: hashToken(token), user_id: userId, expires_at: expiresAt, signed_in_with: method })
     .execute()
   return { token, expiresAt }
 }
@@ -40,6 +41,15 @@ export async function liveSessionHashes(db: DB, tokenHashes: readonly string[]):
     .where('sessions.token_hash', 'in', [...new Set(tokenHashes)])
     .execute()
   return new Set(rows.map((row) => row.token_hash))
+}
+
+/** How and when the token's session began (a fresh Google sign-in is asked for before deleting a Google-only account). */
+export function findSessionStart(db: DB, token: string) {
+  return db
+    .selectFrom('sessions')
+    .select(['signed_in_with', 'created_at'])
+    .where('token_hash', '=', hashToken(token))
+    .executeTakeFirst()
 }
 
 export async function revokeSession(db: DB, token: string) {

@@ -13,6 +13,7 @@ import { sendEmail } from './send-email.ts'
 import { sendTaskEndEmail } from './send-task-end-email.ts'
 import { verifyPayment } from './verify-payment.ts'
 import { sendPasswordReset } from './send-password-reset.ts'
+import { buildDataExport } from './build-data-export.ts'
 
 /** Every job the web can enqueue (see JobPayloads in platform/jobs.server.ts) has its handler here. */
 export const taskList: Partial<Record<JobName, TaskList[string]>> = withRequestIds({
@@ -28,6 +29,7 @@ export const taskList: Partial<Record<JobName, TaskList[string]>> = withRequestI
   recover_stalled_tasks: recoverStalled,
   rollup_analytics: rollupAnalytics,
   verify_payment: verifyPayment,
+  build_data_export: buildDataExport,
 })
 
 /** Recurring jobs, in graphile-worker's crontab format (UTC). */

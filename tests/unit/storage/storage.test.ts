@@ -88,6 +88,20 @@ function describeDriver(name: string, setup: () => Promise<{ storage: MediaStora
       await storage.delete(key) // missing is fine
     })
 
+    test('putFile stores a file from disk (a data export zip) as it is', async () => {
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'pawtrait-putfile-'))
+      const file = path.join(dir, 'export.zip')
+      const zip = Buffer.concat([Buffer.from('PK'), Buffer.alloc(300_000, 7)])
+      await fs.writeFile(file, zip)
+      const zipKey = 'exports/0a1b2c3d-0000-4000-8000-000000000000/pawtrait-data-0123456789abcdef.zip'
+      await storage.putFile(zipKey, file, zip.length, 'application/zip')
+      expect(await storage.stat(zipKey)).toEqual({ contentType: 'application/zip', size: zip.length })
+      expect(await getMediaBytes(storage, zipKey)).toEqual(zip)
+      await expect(storage.putFile(zipKey, file, zip.length, 'image/png')).rejects.toThrow(/must be stored as/)
+      await storage.delete(zipKey)
+      await fs.rm(dir, { recursive: true, force: true })
+    })
+
     test('deleteMany removes every key and ignores missing ones', async () => {
       const keys = ['a', 'b', 'c'].map((text) => mediaKey('uploads', Buffer.from(text), 'jpg'))
       for (const k of keys) await storage.put(k, Buffer.from(k), 'image/jpeg')
