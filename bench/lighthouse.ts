@@ -6,7 +6,7 @@ import lighthouse from 'lighthouse'
 import sharp from 'sharp'
 import { createTemplate } from '#domain/gallery/templates.server.ts'
 import type { DB } from '#platform/db.server.ts'
-import { createLocalStorage } from '#platform/storage.server.ts'
+import { createLocalStorage, mediaKey } from '#platform/storage.server.ts'
 import { ensureAdmin } from '../scripts/seed/defaults.ts'
 import { withDataDir } from './generation.ts'
 import { round, startProcess } from './lib.ts'
@@ -53,6 +53,57 @@ async function seedTemplates(db: DB, dataDir: string, count: number) {
       createdBy: null,
     })
   }
+}
+
+/** A finished portrait of the admin's, stored as the worker stores one, to share (issue 32). */
+async function seedFinishedPortrait(db: DB, dataDir: string, userId: string) {
+  const storage = createLocalStorage(path.join(dataDir, 'media'))
+  const bytes = await sharp({
+    create: {
+      width: 1024,
+      height: 1024,
+      channels: 3,
+      background: '#808080',
+      noise: { type: 'gaussian', mean: 128, sigma: 60 },
+    },
+  })
+    .blur(4)
+    .png()
+    .toBuffer()
+  const key = mediaKey('tasks/results', bytes, 'png')
+  await storage.put(key, bytes, 'image/png')
+  const task = await db
+    .insertInto('generation_tasks')
+    .values({
+      user_id: userId,
+      kind: 'image',
+      status: 'completed',
+      params: { mode: 'guide', style: 'general', guided: {}, prompt: '', templatePrompt: '', templateId: null },
+      result_key: key,
+      credit_cost: 2,
+      provider: 'local',
+      finished_at: new Date(),
+      expires_at: new Date(Date.now() + 30 * 86_400_000),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  await db
+    .insertInto('task_versions')
+    .values({ task_id: task.id, version_index: 0, key, width: 1024, height: 1024 })
+    .execute()
+  return task.id
+}
+
+/** Shares the portrait through the API; answers the page's path. */
+async function sharePortrait(webUrl: string, token: string, taskId: string) {
+  const shared = await fetch(`${webUrl}/api/async-image/task/${taskId}/share`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'x-auth-token': token },
+    body: JSON.stringify({ index: 0, listed: true }),
+  })
+  const body = (await shared.json()) as { url?: string }
+  if (!shared.ok || !body.url) throw new Error(`Sharing failed: ${shared.status}`)
+  return new URL(body.url).pathname
 }
 
 type PageFigures = Record<(typeof CATEGORIES)[number] | 'lcp' | 'fcp' | 'tbt' | 'cls' | 'bytes', number>
@@ -118,23 +169,35 @@ export function benchLighthouse({ db, url }: { db: DB; url: string }) {
       })
       const cookie = login.headers.getSetCookie().map((line) => line.split(';')[0])
       if (!login.ok || cookie.length === 0) throw new Error(`Signing in failed: ${login.status}`)
+      const { token, user } = (await login.json()) as { token: string; user: { id?: string; _id?: string } }
+      const sharePage = await sharePortrait(
+        web.url,
+        token,
+        await seedFinishedPortrait(db, dataDir, user.id ?? user._id ?? ''),
+      )
 
       const results: Record<string, number | string> = {}
       const only = process.env.LIGHTHOUSE_PAGES?.split(',')
       const reportDir = process.env.LIGHTHOUSE_REPORT_DIR
       if (reportDir) await fs.mkdir(reportDir, { recursive: true })
-      for (const page of [...GUEST_PAGES, ...SIGNED_IN_PAGES].filter((page) => !only || only.includes(page))) {
+      // The share page is audited as a guest sees it (`/p` in LIGHTHOUSE_PAGES picks it).
+      const pages = [...GUEST_PAGES, sharePage, ...SIGNED_IN_PAGES]
+      for (const page of pages.filter(
+        (page) => !only || only.includes(page) || (page === sharePage && only.includes('/p')),
+      )) {
         const headers: Record<string, string> = SIGNED_IN_PAGES.includes(page) ? { Cookie: cookie.join('; ') } : {}
         const runs: PageFigures[] = []
         for (let run = 0; run < RUNS; run++) {
-          const reportFile = reportDir && path.join(reportDir, `${page.slice(1) || 'index'}-${run + 1}.json`)
+          const reportFile =
+            reportDir && path.join(reportDir, `${page.slice(1).replaceAll('/', '-') || 'index'}-${run + 1}.json`)
           runs.push(await auditPageAgainIfUnrecorded(`${web.url}${page}`, chrome.port, headers, reportFile))
         }
         const of = (key: keyof PageFigures) => median(runs.map((figures) => figures[key]))
-        results[`${page} scores (perf a11y bp seo)`] = CATEGORIES.map((category) => of(category).toFixed(2)).join(' ')
-        results[`${page} LCP / FCP (ms)`] = `${round(of('lcp'), 0)} / ${round(of('fcp'), 0)}`
-        results[`${page} TBT (ms) / CLS`] = `${round(of('tbt'), 0)} / ${round(of('cls'), 3)}`
-        results[`${page} bytes (KiB)`] = round(of('bytes') / 1024)
+        const label = page === sharePage ? '/p/{slug}' : page
+        results[`${label} scores (perf a11y bp seo)`] = CATEGORIES.map((category) => of(category).toFixed(2)).join(' ')
+        results[`${label} LCP / FCP (ms)`] = `${round(of('lcp'), 0)} / ${round(of('fcp'), 0)}`
+        results[`${label} TBT (ms) / CLS`] = `${round(of('tbt'), 0)} / ${round(of('cls'), 3)}`
+        results[`${label} bytes (KiB)`] = round(of('bytes') / 1024)
         console.log(`[lighthouse] ${page}: performance ${runs.map((figures) => figures.performance).join(', ')}`)
       }
       results['load average (1 min) at the end'] = round(os.loadavg()[0], 2)

@@ -29,6 +29,8 @@ export interface UsersTable {
   last_login_at: Timestamp | null
   /** Emails when long work ends (migration 0023); off by the profile switch or the unsubscribe link. */
   task_emails: Generated<boolean>
+  /** The sharer whose share page the user registered through (migration 0042). */
+  referrer_id: Generated<string | null>
 }
 
 export interface SessionsTable {
@@ -86,6 +88,9 @@ export interface SystemConfigTable {
   free_likeness_fixes: Generated<number>
   /** The price of "Make it bigger" (migration 0041). */
   upscale_cost: Generated<number>
+  /** Credits a sharer earns when a visitor they referred first buys (migration 0042). */
+  referral_credits: Generated<number>
+  referral_max_per_month: Generated<number>
   updated_at: Generated<Date>
 }
 
@@ -356,6 +361,27 @@ export interface PhotoChecksTable {
   checked_at: CreatedAt
 }
 
+/** One version of a user's image on a public page /p/{slug} (migration 0042). */
+export interface SharePagesTable {
+  slug: string
+  user_id: string
+  task_id: string
+  version_index: number
+  listed: Generated<boolean>
+  /** The page's own copies: never the /media key (decision 0037). */
+  image_key: string
+  card_key: string
+  created_at: CreatedAt
+}
+
+/** A referred user's reward, at most one row each (migration 0042). */
+export interface ReferralPayoutsTable {
+  referred_user_id: string
+  referrer_id: string | null
+  amount: number
+  created_at: CreatedAt
+}
+
 /** A user's data export, a zip under `exports/` (migration 0043, decision 0038). */
 export interface DataExportsTable {
   id: Generated<string>
@@ -430,6 +456,8 @@ export interface Database {
   likeness_fix_reports: LikenessFixReportsTable
   pets: PetsTable
   pet_photos: PetPhotosTable
+  share_pages: SharePagesTable
+  referral_payouts: ReferralPayoutsTable
   provider_breakers: ProviderBreakersTable
   provider_failovers: ProviderFailoversTable
 }

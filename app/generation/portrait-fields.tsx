@@ -34,9 +34,12 @@ function readTemplateHandoff(): TemplateHandoff | null {
   }
 }
 
-/** The template the gallery's "Customize in generator" left for this page: read once, then removed. */
-export function useTemplateHandoff(hydrated: boolean) {
-  const [handoff, setHandoff] = useState<TemplateHandoff | null | undefined>(undefined)
+/**
+ * The template the gallery's "Customize in generator" left for this page (read once, then removed),
+ * or `linked`: the one a link named (`/generate?template=<id>`).
+ */
+export function useTemplateHandoff(hydrated: boolean, linked: TemplateHandoff | null = null) {
+  const [handoff, setHandoff] = useState<TemplateHandoff | null | undefined>(linked ?? undefined)
   if (hydrated && handoff === undefined) setHandoff(readTemplateHandoff())
   useEffect(() => {
     if (handoff !== undefined) sessionStorage.removeItem(TEMPLATE_HANDOFF_KEY)

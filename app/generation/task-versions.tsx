@@ -8,12 +8,13 @@ import {
   type ClientTask,
 } from '#app/generation/task-client.ts'
 import type { TaskImage } from '#domain/generation/task-view.ts'
+import { ShareForm } from '#app/sharing/share-form.tsx'
 import { MadeBy } from './made-by.tsx'
 
 /**
  * Every version of a finished image task: a thumbnail each, its download, and a plain form that
  * makes it the favourite (posted to the page's own `action`, so it works without JavaScript), plus
- * one zip of all of them. `enhance`: with JavaScript the favourite goes through the API instead and
+ * one zip of all of them. Share posts to /shares (its public page, and the Unshare buttons). `enhance`: with JavaScript the favourite goes through the API instead and
  * the page's shown task is updated in place (the generator pages, whose loader shows a task only once).
  */
 export function TaskVersions({
@@ -70,6 +71,7 @@ export function TaskVersions({
                 <a className="button secondary" href={downloadUrl(image.url, `${name}-v${image.index + 1}`)} download>
                   Download
                 </a>
+                <ShareForm taskId={task.id} index={image.index} />
                 {isFavourite ? null : (
                   <Form method="post" action={action} onSubmit={(event) => void chooseInPlace(event, image)}>
                     <input type="hidden" name="intent" value="favourite" />

@@ -36,7 +36,9 @@ import { isActive, type ClientTask } from '#app/generation/task-client.ts'
 import { seo } from '#app/document/seo.ts'
 import { useHydrated } from '#app/hooks/use-hydrated.ts'
 import { useRootData } from '#app/hooks/use-root-data.ts'
-import type { StyleJson } from '#domain/gallery/gallery-shared.ts'
+import type { StyleJson, TemplateHandoff } from '#domain/gallery/gallery-shared.ts'
+import { listTemplates } from '#domain/gallery/templates.server.ts'
+import { ShareForm } from '#app/sharing/share-form.tsx'
 import { listStyles } from '#domain/gallery/styles.server.ts'
 import { getSystemConfig } from '#domain/credits/system-config.server.ts'
 import { imageGenerationSchema, imageRunCost, MAX_IMAGE_MB } from '#domain/generation/image-generation-form.ts'
@@ -83,8 +85,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     findShownTask(request, user?.id, 'image'),
     user ? listPets(db, user.id) : [],
   ])
-  // `?pet=<id>` (the /pets page's "Use in the generator") starts with that pet chosen.
-  const chosen = new URL(request.url).searchParams.get('pet')
+  // `?pet=<id>` (the /pets page's "Use in the generator") starts with that pet chosen; `?style=`
+  // or `?template=<id>` (a share page's "Make one of my pet") with that style or template.
+  const search = new URL(request.url).searchParams
+  const chosen = search.get('pet')
+  const linkedTemplate = search.get('template')
+    ? (await listTemplates(db)).find((template) => template._id === search.get('template'))
+    : undefined
   return json({
     styles: styles.filter((style) => isGeneratorStyle(style.value)),
     cost: settings.imageGenerationCreditCost,
@@ -95,6 +102,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     family: user && task ? await findTaskFamily(db, user.id, task.id) : null,
     pets: pets.map(toSavedPetOption),
     chosenPet: pets.some((pet) => pet.id === chosen) ? chosen : null,
+    chosenStyle: styles.some((style) => style.value === search.get('style')) ? search.get('style') : null,
+    linkedTemplate: linkedTemplate
+      ? {
+          prompt: linkedTemplate.parameters.prompt || linkedTemplate.parameters.otherParams.templatePrompt,
+          otherParams: linkedTemplate.parameters.otherParams,
+          templateId: linkedTemplate._id,
+        }
+      : null,
   })
 }
 
@@ -118,8 +133,19 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Generate() {
-  const { styles, cost, offlineRenderer, task, family, freeLikenessFixes, upscaleCost, pets, chosenPet } =
-    useLoaderData<typeof loader>()
+  const {
+    styles,
+    cost,
+    offlineRenderer,
+    task,
+    family,
+    freeLikenessFixes,
+    upscaleCost,
+    pets,
+    chosenPet,
+    chosenStyle,
+    linkedTemplate,
+  } = useLoaderData<typeof loader>()
   return (
     <GeneratorShell
       generator={PORTRAITS}
@@ -131,7 +157,17 @@ export default function Generate() {
           ? 'The offline renderer is in use: portraits are drawn on this server from your photo, without an AI model.'
           : null
       }
-      form={(follow) => <PortraitForm styles={styles} cost={cost} follow={follow} pets={pets} chosenPet={chosenPet} />}
+      form={(follow) => (
+        <PortraitForm
+          styles={styles}
+          cost={cost}
+          follow={follow}
+          pets={pets}
+          chosenPet={chosenPet}
+          chosenStyle={chosenStyle}
+          linkedTemplate={linkedTemplate}
+        />
+      )}
       placeholder="Your portrait will appear here. You can follow every task in Today's Tasks."
       result={(shown) => (
         <PortraitResult
@@ -152,13 +188,15 @@ interface PortraitFormProps {
   follow: TaskFollow
   pets: SavedPetOption[]
   chosenPet: string | null
+  chosenStyle: string | null
+  linkedTemplate: TemplateHandoff | null
 }
 
-function PortraitForm({ styles, cost, follow, pets, chosenPet }: PortraitFormProps) {
+function PortraitForm({ styles, cost, follow, pets, chosenPet, chosenStyle, linkedTemplate }: PortraitFormProps) {
   const user = useRootData()?.user
   // Without JavaScript both modes' fields stay enabled (CSS shows the chosen one's).
   const hydrated = useHydrated()
-  const [template, clearTemplate] = useTemplateHandoff(hydrated)
+  const [template, clearTemplate] = useTemplateHandoff(hydrated, linkedTemplate)
   const [mode, setMode] = useState<PortraitMode>('guide')
   const [photoPreview, showPhoto] = useFilePreview()
   const [petId, setPetId] = useState(chosenPet ?? '')
@@ -169,7 +207,7 @@ function PortraitForm({ styles, cost, follow, pets, chosenPet }: PortraitFormPro
   const { form, fields, submitting } = useGeneratorForm(PORTRAITS, follow, {
     id: 'generate',
     schema: imageGenerationSchema,
-    defaultValue: { style: 'general', mode: 'guide', personification: 'no', petId: chosenPet ?? '' },
+    defaultValue: { style: chosenStyle ?? 'general', mode: 'guide', personification: 'no', petId: chosenPet ?? '' },
     task: { type: 'image', source: template ? 'template' : 'generate' },
   })
 
@@ -277,6 +315,7 @@ function PortraitResult({ task, cost, freeLikenessFixes, upscaleCost, family }: 
             Download
           </DownloadLink>
           <MadeBy image={task.images?.find((image) => image.index === (task.favouriteIndex ?? 0))} />
+          {task.status === 'completed' ? <ShareForm taskId={task.id} index={task.favouriteIndex ?? 0} /> : null}
         </>
       ) : isActive(task) ? (
         <TaskProgress task={task} page={PORTRAITS.page} />

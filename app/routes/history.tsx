@@ -19,6 +19,7 @@ import { TaskFamilyControls } from '#app/generation/task-family.tsx'
 import { answerTaskFamilyForm, isTaskFamilyForm } from '#app/generation/task-family-form.server.ts'
 import { getSystemConfig } from '#domain/credits/system-config.server.ts'
 import { TaskVersions } from '#app/generation/task-versions.tsx'
+import { ShareForm } from '#app/sharing/share-form.tsx'
 import { answerFavouriteForm, isFavouriteForm } from '#app/generation/generation-forms.server.ts'
 import { deleteTaskPhoto, tasksWithPhoto } from '#domain/user-data/task-photo.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
@@ -230,6 +231,9 @@ function HistoryCard({ item, kind, page, cost, freeLikenessFixes, upscaleCost, h
           </Form>
         ) : null}
       </div>
+      {kind === 'image' && item.images.length === 1 ? (
+        <ShareForm taskId={item.id} index={item.images[0].index} />
+      ) : null}
       {kind === 'image' ? (
         <TaskFamilyControls
           task={{ id: item.id, status: 'completed', images: item.images }}

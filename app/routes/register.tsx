@@ -13,6 +13,8 @@ import { getOptionalUser } from '#domain/sessions/auth.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getClientAddress } from '#platform/client-address.server.ts'
 import { seo } from '#app/document/seo.ts'
+import { safeRedirectPath } from '#app/utils/redirect-to.server.ts'
+import { referralSlugFrom } from '#app/sharing/referral-cookie.server.ts'
 
 export const meta = () => seo({ title: 'Register', description: 'Create a Pawtrait account and get free credits.' })
 
@@ -21,14 +23,15 @@ const schemaFor = (intent: FormDataEntryValue | null, verificationEnabled: boole
   intent === 'send-code' ? sendCodeSchema : registerFormSchema(verificationEnabled)
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  if (await getOptionalUser(request)) throw redirect('/')
-  return json({ verificationEnabled: isEmailVerificationEnabled() })
+  const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get('redirectTo'))
+  if (await getOptionalUser(request)) throw redirect(redirectTo)
+  return json({ verificationEnabled: isEmailVerificationEnabled(), redirectTo })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request)
   const ip = getClientAddress(request)
-  return formData.get('intent') === 'send-code' ? sendCode(formData, ip) : createAccount(formData, ip)
+  return formData.get('intent') === 'send-code' ? sendCode(formData, ip) : createAccount(request, formData, ip)
 }
 
 async function sendCode(formData: FormData, ip: string) {
@@ -46,14 +49,16 @@ async function sendCode(formData: FormData, ip: string) {
   })
 }
 
-async function createAccount(formData: FormData, ip: string) {
+async function createAccount(request: Request, formData: FormData, ip: string) {
   const verificationEnabled = isEmailVerificationEnabled()
   const submission = parseAccountForm(formData, registerFormSchema(verificationEnabled))
   if (submission.status !== 'success') return json<AccountActionData>({ result: submission.reply() }, { status: 400 })
   try {
-    const session = await register(getDb(), submission.value, ip)
-    // With verification on, the address is now proven: the page that says so, then home.
-    const next = verificationEnabled ? '/email-verified?status=success' : '/'
+    const session = await register(getDb(), submission.value, ip, referralSlugFrom(request))
+    // With verification on, the address is now proven: the page that says so, then home (or
+    // `redirectTo`: where a guest was going, such as a share page's "Make one of my pet").
+    const redirectTo = safeRedirectPath(formData.get('redirectTo'))
+    const next = verificationEnabled && redirectTo === '/' ? '/email-verified?status=success' : redirectTo
     return redirect(next, { headers: { 'Set-Cookie': session.cookie } })
   } catch (error) {
     return formErrorResponse<AccountActionData>(error, submission)
@@ -61,7 +66,7 @@ async function createAccount(formData: FormData, ip: string) {
 }
 
 export default function Register() {
-  const { verificationEnabled } = useLoaderData<typeof loader>()
+  const { verificationEnabled, redirectTo } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const submitting = useNavigation().state === 'submitting'
   const [form, fields] = useForm({
@@ -78,6 +83,7 @@ export default function Register() {
       <Form method="post" {...getFormProps(form)}>
         {/* The first submit button is the one Enter presses: registering, not sending a code. */}
         <button type="submit" name="intent" value="register" hidden tabIndex={-1} aria-hidden="true" />
+        <input type="hidden" name="redirectTo" value={redirectTo} />
         <FormError errors={form.errors} id={form.errorId} />
         <CodeSentNotice sent={actionData} />
         <TextField meta={fields.name} label="Username" type="text" autoComplete="username" maxLength={50} />
@@ -96,7 +102,8 @@ export default function Register() {
       </Form>
       <div className="account-links">
         <p>
-          Already have an account? <Link to="/login">Login</Link>
+          Already have an account?{' '}
+          <Link to={redirectTo === '/' ? '/login' : `/login?redirectTo=${encodeURIComponent(redirectTo)}`}>Login</Link>
         </p>
       </div>
     </section>

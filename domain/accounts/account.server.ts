@@ -12,6 +12,7 @@ import { createUser, findUserByEmail, findUserById } from '#domain/accounts/user
 import { claimLoginAttempt, clearLoginFailures, countLoginFailure } from '#domain/limits/login-delay.server.ts'
 import { hasSignedInFrom, rememberSignInAddress } from '#domain/accounts/sign-in-addresses.server.ts'
 import { consumeVerificationCode, type CodePurpose } from '#domain/accounts/verification-code.server.ts'
+import { recordReferral } from '#domain/sharing/referrals.server.ts'
 
 export const bannedMessage = 'Your account has been banned, please contact the administrator'
 const emailTaken = () => new HttpError(409, 'This email is already registered')
@@ -70,9 +71,10 @@ interface Registration {
 /**
  * Creates the account (with the new-user bonus) and signs it in. With verification on, the register
  * code must match first, so the bonus only ever goes to a verified address. Accounts created per
- * address are limited (the bonus could otherwise be farmed with throw-away addresses).
+ * address are limited (the bonus could otherwise be farmed with throw-away addresses). `referralSlug`:
+ * the share page the visitor came through (referrals.server.ts).
  */
-export async function register(db: DB, input: Registration, ip: string) {
+export async function register(db: DB, input: Registration, ip: string, referralSlug?: string | null) {
   const env = getEnv()
   const limits = registrationLimits(ip, env.REGISTRATIONS_PER_IP_PER_HOUR, env.REGISTRATIONS_PER_IPV6_48_PER_HOUR)
   await assertWithinRateLimits(db, limits)
@@ -90,6 +92,8 @@ export async function register(db: DB, input: Registration, ip: string) {
     throw error
   })
   await countHits(db, limits)
+  // Checked before this client is remembered as the new user's own.
+  if (referralSlug) await recordReferral(db, user, referralSlug, ip)
   await rememberSignInAddress(db, user.id, ip)
   recordRegistration(user.id, ip, 'password')
   return signIn(db, user.id)

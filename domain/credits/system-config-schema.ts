@@ -16,6 +16,8 @@ const specSettingLabels = {
 const laterSettingLabels = {
   freeLikenessFixes: 'Free likeness fixes per paid run',
   upscaleCost: 'Make it bigger (upscale) cost',
+  referralCredits: 'Referral credits (a referred visitor’s first purchase)',
+  referralMaxPerMonth: 'Referral rewards per sharer per month',
 } as const
 
 export const systemSettingLabels = { ...specSettingLabels, ...laterSettingLabels }
@@ -37,6 +39,8 @@ export const systemSettingsSchema = z.object({
   fastVideoGenerationCreditCost: creditSetting(systemSettingLabels.fastVideoGenerationCreditCost),
   freeLikenessFixes: creditSetting(systemSettingLabels.freeLikenessFixes).optional(),
   upscaleCost: creditSetting(systemSettingLabels.upscaleCost).optional(),
+  referralCredits: creditSetting(systemSettingLabels.referralCredits).optional(),
+  referralMaxPerMonth: creditSetting(systemSettingLabels.referralMaxPerMonth).optional(),
 })
 
 export type SystemSettingsUpdate = z.infer<typeof systemSettingsSchema>

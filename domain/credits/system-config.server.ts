@@ -11,6 +11,9 @@ export const defaultSystemConfig = {
   freeLikenessFixes: 1,
   /** The price of one "Make it bigger" (decision 0036). */
   upscaleCost: 2,
+  /** What a sharer earns when a visitor they referred first buys, and how often a month (decision 0037). */
+  referralCredits: 20,
+  referralMaxPerMonth: 10,
 }
 
 export type SystemSettings = typeof defaultSystemConfig
@@ -25,6 +28,8 @@ export async function getSystemConfig(db: DB | Tx): Promise<SystemSettings> {
     fastVideoGenerationCreditCost: row.fast_video_generation_credit_cost,
     freeLikenessFixes: row.free_likeness_fixes,
     upscaleCost: row.upscale_cost,
+    referralCredits: row.referral_credits,
+    referralMaxPerMonth: row.referral_max_per_month,
   }
 }
 
@@ -40,6 +45,8 @@ export async function saveSystemConfig(db: DB | Tx, settings: SystemSettingsUpda
     fast_video_generation_credit_cost: settings.fastVideoGenerationCreditCost,
     ...(settings.freeLikenessFixes === undefined ? {} : { free_likeness_fixes: settings.freeLikenessFixes }),
     ...(settings.upscaleCost === undefined ? {} : { upscale_cost: settings.upscaleCost }),
+    ...(settings.referralCredits === undefined ? {} : { referral_credits: settings.referralCredits }),
+    ...(settings.referralMaxPerMonth === undefined ? {} : { referral_max_per_month: settings.referralMaxPerMonth }),
   }
   await db
     .insertInto('system_config')

@@ -9,6 +9,7 @@ import { getStorage, mediaKey } from '#platform/storage.server.ts'
 import { SCREENSHOT_PREFIX, signedScreenshotUrl } from '#domain/payments/payment-screenshots.server.ts'
 import { recordCreditPurchase, recordPayment } from '#domain/analytics/events.server.ts'
 import { grantCredits } from '#domain/credits/credits.server.ts'
+import { payReferralOnPurchase } from '#domain/sharing/referrals.server.ts'
 import { formatUsd, paymentMethodLabels, priceCents, type ProofInput } from '#domain/payments/payment-rules.ts'
 import {
   enqueueVerification,
@@ -161,6 +162,7 @@ export async function reviewPaymentProof(db: DB, review: Review): Promise<ProofW
         description: `Purchased ${proof.credit_amount} credits (${paymentMethodLabels[proof.payment_method]})`,
         paymentProofId: proof.id,
       })
+      await payReferralOnPurchase(tx, existing.user_id)
     }
     await queueEmail(tx, reviewEmail(proof, existing.owner_email, existing.owner_name))
     return { ...proof, user_id: existing.user_id, owner_name: existing.owner_name, owner_email: existing.owner_email }

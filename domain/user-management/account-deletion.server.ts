@@ -4,13 +4,14 @@ import { getStorage } from '#platform/storage.server.ts'
 import { userTaskKeys } from '#domain/generation/user-tasks.server.ts'
 import { anonymiseProofsOf, lockProofsOf } from '#domain/payments/payments.server.ts'
 import { userPetPhotoKeys } from '#domain/pets/pets.server.ts'
+import { userSharePageKeys } from '#domain/sharing/share-pages.server.ts'
 import { userExportKeys } from '#domain/user-data/data-exports.server.ts'
 
 /**
  * The one way an account is deleted, whoever asks (an administrator now; the user later). In one
  * transaction, with the account locked: `allow` may refuse; the tasks, ledger and sessions go by
  * cascade (the sessions trigger ends the account's live streams on every web process), and so do
- * the saved pets and data exports; payment proofs stay for accounting, anonymised (anonymiseProofsOf). After the
+ * the saved pets, share pages and data exports; payment proofs stay for accounting, anonymised (anonymiseProofsOf). After the
  * commit the files go: photos, results, the pets' photos, the avatar, the data exports and the payment screenshots.
  * Null when there is no such account.
  */
@@ -22,6 +23,7 @@ export async function deleteAccount(db: DB, userId: string, allow: (user: User) 
     if (!user) return null
     allow(user)
     const keys = [...(await userTaskKeys(tx, user.id)), ...(await userPetPhotoKeys(tx, user.id))]
+    keys.push(...(await userSharePageKeys(tx, user.id)))
     if (user.profile_picture) keys.push(user.profile_picture)
     keys.push(...(await userExportKeys(tx, user.id)))
     keys.push(...(await anonymiseProofsOf(tx, user.id)))

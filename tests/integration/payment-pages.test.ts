@@ -204,6 +204,8 @@ describe('/payment-review', () => {
       fastVideoGenerationCreditCost: 12,
       freeLikenessFixes: 2,
       upscaleCost: 3,
+      referralCredits: 20,
+      referralMaxPerMonth: 10,
     })
   })
 })

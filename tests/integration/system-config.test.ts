@@ -67,8 +67,14 @@ test('a superadmin PUT answers message and settings, and the new costs apply at 
     status: 200,
     body: { message: 'System settings updated successfully', settings: newSettings },
   })
-  // Settings added since the spec's four (freeLikenessFixes, upscaleCost) keep their values.
-  expect((await getConfig()).body).toEqual({ ...newSettings, freeLikenessFixes: 1, upscaleCost: 2 })
+  // Settings added since the spec's four (freeLikenessFixes, upscaleCost, referrals) keep their values.
+  expect((await getConfig()).body).toEqual({
+    ...newSettings,
+    freeLikenessFixes: 1,
+    upscaleCost: 2,
+    referralCredits: 20,
+    referralMaxPerMonth: 10,
+  })
 
   // Registration reads the bonus from the saved configuration.
   const user = await createUser(getDb(), { email: 'after-config@example.com', name: 'After', password: 'secret1' })

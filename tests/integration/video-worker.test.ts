@@ -36,7 +36,8 @@ async function resultBytes(key: string | null) {
   return (await getMediaBytes(getStorage(), key!))!
 }
 
-describe('the worker process with the local provider (ffmpeg)', () => {
+// ffmpeg renders real MP4s: on a busy 2-core machine one takes up to half a minute.
+describe('the worker process with the local provider (ffmpeg)', { timeout: 90_000 }, () => {
   let worker: ReturnType<typeof startWorker>
   beforeAll(async () => {
     worker = startWorker({ VIDEO_PROVIDER: 'local' })

@@ -125,7 +125,15 @@ describe('local video provider', () => {
   })
 
   it('stops when aborted and leaves no temporary files behind', async () => {
-    const before = new Set((await readdir(tmpdir())).filter((name) => name.startsWith('pawtrait-video-')))
+    // A temporary folder of this test's own: other test files' workers render videos meanwhile.
+    const ownTmp = await mkdtemp(join(tmpdir(), 'pawtrait-video-test-'))
+    const sharedTmp = process.env.TMPDIR
+    process.env.TMPDIR = ownTmp
+    onTestFinished(async () => {
+      if (sharedTmp === undefined) delete process.env.TMPDIR
+      else process.env.TMPDIR = sharedTmp
+      await rm(ownTmp, { recursive: true, force: true })
+    })
     const controller = new AbortController()
     const reason = new Error('worker shutting down')
     const ctx = {
@@ -135,8 +143,7 @@ describe('local video provider', () => {
       },
     }
     await expect(provider.generate(request({ resolution: '1280p', quality: 'stable' }), ctx)).rejects.toBe(reason)
-    const after = (await readdir(tmpdir())).filter((name) => name.startsWith('pawtrait-video-') && !before.has(name))
-    expect(after).toEqual([])
+    expect(await readdir(ownTmp)).toEqual([])
   })
 })
 
