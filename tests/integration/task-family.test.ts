@@ -245,7 +245,13 @@ test("system config: a PUT with the spec's four fields answers as before and kee
     status: 200,
     body: { message: 'System settings updated successfully', settings: four },
   })
-  expect(await get()).toEqual({ ...four, freeLikenessFixes: 3, upscaleCost: 2 })
+  expect(await get()).toEqual({
+    ...four,
+    freeLikenessFixes: 3,
+    upscaleCost: 2,
+    referralCredits: 20,
+    referralMaxPerMonth: 10,
+  })
   expect((await put({ ...four, freeLikenessFixes: -1 })).body).toEqual({
     message: 'Free likeness fixes per paid run cannot be negative',
   })
