@@ -88,6 +88,8 @@ export interface SystemConfigTable {
   free_likeness_fixes: Generated<number>
   /** The price of "Make it bigger" (migration 0041). */
   upscale_cost: Generated<number>
+  /** HD's price a version; NULL: twice the image cost (migration 2026-11-26-0040). */
+  hd_image_cost: Generated<number | null>
   /** Credits a sharer earns when a visitor they referred first buys (migration 0042). */
   referral_credits: Generated<number>
   referral_max_per_month: Generated<number>
@@ -204,6 +206,8 @@ export interface CreditTransactionsTable {
   payment_proof_id: string | null
   /** Which version of the task a refund is for: refunds are once per (task, version) (migration 0034). */
   version_index: Generated<number | null>
+  /** NULL for a version's full refund; 'hd_shortfall' for HD's price difference (migration 2026-11-26-0040). */
+  refund_kind: Generated<'hd_shortfall' | null>
   created_at: CreatedAt
 }
 

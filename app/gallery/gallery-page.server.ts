@@ -17,7 +17,7 @@ export async function loadGallery() {
   const db = getDb()
   const [styles, images, settings] = await Promise.all([listStyles(db), listTemplates(db), getSystemConfig(db)])
   // What one version of a portrait costs: the template dialog shows it beside its versions choice.
-  return json({ styles, images, imageCost: settings.imageGenerationCreditCost })
+  return json({ styles, images, imageCost: settings.imageGenerationCreditCost, hdCost: settings.hdImageCost })
 }
 
 /** The delete form on each image (admins): removes it, then back to the same page and filter. */

@@ -74,7 +74,7 @@ export const galleryMeta =
 
 /** / and /inspiration: style filter, masonry grid, Use template modal, admin delete. */
 export function GalleryPage() {
-  const { styles, images, imageCost } = useLoaderData<typeof loadGallery>()
+  const { styles, images, imageCost, hdCost } = useLoaderData<typeof loadGallery>()
   const actionData = useActionData<typeof galleryAction>()
   const root = useRootData()
   const can = useCan()
@@ -133,7 +133,12 @@ export function GalleryPage() {
         </div>
       )}
       {openTemplate && root?.user ? (
-        <UseTemplateModal image={openTemplate} imageCost={imageCost} closeHref={hrefWith({ template: null })} />
+        <UseTemplateModal
+          image={openTemplate}
+          imageCost={imageCost}
+          hdCost={hdCost}
+          closeHref={hrefWith({ template: null })}
+        />
       ) : null}
     </section>
   )

@@ -6,7 +6,8 @@ import { announceTaskSubmitted } from '#app/generation/task-client.ts'
 import { PhotoCheckNote, usePhotoCheck } from '#app/generation/photo-check-note.tsx'
 import { ACCEPTED_IMAGES } from '#app/utils/accepted-images.ts'
 import { VersionsChoice } from '#app/generation/versions-choice.tsx'
-import { imageRunCost } from '#domain/generation/image-generation-form.ts'
+import { imageRunCost, imageVersionCost, type ImageQuality } from '#domain/generation/image-generation-form.ts'
+import { QualityChoice } from '#app/generation/quality-choice.tsx'
 
 type Outcome =
   | { kind: 'idle' }
@@ -27,11 +28,14 @@ const FAILED = 'Failed to generate the image, please try again later.'
 export function UseTemplateModal({
   image,
   imageCost,
+  hdCost,
   closeHref,
 }: {
   image: TemplateJson
   /** What one version costs. */
   imageCost: number
+  /** What one HD version costs. */
+  hdCost: number
   closeHref: string
 }) {
   const navigate = useNavigate()
@@ -40,6 +44,8 @@ export function UseTemplateModal({
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'idle' })
   const [photoCheck, checkPhoto] = usePhotoCheck()
   const [variants, setVariants] = useState(1)
+  const [quality, setQuality] = useState<ImageQuality>('standard')
+  const prices = { imageGenerationCreditCost: imageCost, hdImageCost: hdCost }
   const { otherParams, prompt } = image.parameters
 
   // Frees each preview once it is replaced or the modal closes.
@@ -129,7 +135,8 @@ export function UseTemplateModal({
             />
             <PhotoCheckNote state={photoCheck} />
           </div>
-          <VersionsChoice unitCost={imageCost} value={variants} onChange={setVariants} />
+          <QualityChoice standardCost={imageCost} hdCost={hdCost} value={quality} onChange={setQuality} />
+          <VersionsChoice unitCost={imageVersionCost(prices, quality)} value={variants} onChange={setVariants} />
           {outcome.kind === 'error' ? (
             <p className="form-error" role="alert">
               {outcome.message} {outcome.needPurchase ? <Link to="/purchase-credits">Purchase Credits</Link> : null}
@@ -139,7 +146,7 @@ export function UseTemplateModal({
             <button type="submit" className="button" disabled={outcome.kind === 'sending'}>
               {outcome.kind === 'sending'
                 ? 'Submitting…'
-                : `Generate my portrait (${imageRunCost({ imageGenerationCreditCost: imageCost }, variants)} credits)`}
+                : `Generate my portrait (${imageRunCost(prices, variants, quality)} credits)`}
             </button>
             <Link to="/generate" className="button secondary" onClick={customizeInGenerator}>
               Customize in generator

@@ -1,7 +1,7 @@
 import { Link } from '@remix-run/react'
 import { useEffect, useState, type ReactNode } from 'react'
 import {
-  downloadName,
+  favouriteDownloadName,
   downloadUrl,
   MEDIA_RETENTION_DAYS,
   TASK_UPDATED_EVENT,
@@ -103,7 +103,7 @@ export function DownloadLink({
   children: ReactNode
 }) {
   return (
-    <a className={className} href={downloadUrl(url, downloadName(task))} download>
+    <a className={className} href={downloadUrl(url, favouriteDownloadName(task))} download>
       {children}
     </a>
   )

@@ -3,11 +3,13 @@ import { useState, type FormEvent } from 'react'
 import {
   downloadName,
   downloadUrl,
+  versionName,
   TASK_UPDATED_EVENT,
   versionsZipUrl,
   type ClientTask,
 } from '#app/generation/task-client.ts'
 import type { TaskImage } from '#domain/generation/task-view.ts'
+import { PrintNote } from './print-note.tsx'
 import { ShareForm } from '#app/sharing/share-form.tsx'
 import { MadeBy } from './made-by.tsx'
 
@@ -22,7 +24,7 @@ export function TaskVersions({
   action,
   enhance = false,
 }: {
-  task: Pick<ClientTask, 'id' | 'type' | 'source' | 'images' | 'favouriteIndex'>
+  task: Pick<ClientTask, 'id' | 'type' | 'source' | 'images' | 'favouriteIndex' | 'createdAt' | 'subject'>
   action: string
   enhance?: boolean
 }) {
@@ -43,7 +45,7 @@ export function TaskVersions({
       return setError(body?.message ?? 'The favourite could not be saved. Please try again.')
     }
     setError(null)
-    const detail = { ...task, favouriteIndex: image.index, result: { imageUrl: image.url } }
+    const detail = { ...task, favouriteIndex: image.index, result: { imageUrl: image.url, print: image.print } }
     window.dispatchEvent(new CustomEvent(TASK_UPDATED_EVENT, { detail }))
   }
 
@@ -66,9 +68,10 @@ export function TaskVersions({
                 Version {image.index + 1}
                 {isFavourite ? <strong> · Favourite</strong> : null}
               </p>
+              <PrintNote print={image.print} />
               <MadeBy image={image} />
               <div className="row">
-                <a className="button secondary" href={downloadUrl(image.url, `${name}-v${image.index + 1}`)} download>
+                <a className="button secondary" href={downloadUrl(image.url, versionName(name, image.index))} download>
                   Download
                 </a>
                 <ShareForm taskId={task.id} index={image.index} />

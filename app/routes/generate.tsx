@@ -41,7 +41,15 @@ import { listTemplates } from '#domain/gallery/templates.server.ts'
 import { ShareForm } from '#app/sharing/share-form.tsx'
 import { listStyles } from '#domain/gallery/styles.server.ts'
 import { getSystemConfig } from '#domain/credits/system-config.server.ts'
-import { imageGenerationSchema, imageRunCost, MAX_IMAGE_MB } from '#domain/generation/image-generation-form.ts'
+import {
+  imageGenerationSchema,
+  imageRunCost,
+  imageVersionCost,
+  MAX_IMAGE_MB,
+  type ImageQuality,
+} from '#domain/generation/image-generation-form.ts'
+import { QualityChoice } from '#app/generation/quality-choice.tsx'
+import { PrintNote } from '#app/generation/print-note.tsx'
 import { VersionsChoice } from '#app/generation/versions-choice.tsx'
 import { MadeBy } from '#app/generation/made-by.tsx'
 import { TaskVersions } from '#app/generation/task-versions.tsx'
@@ -95,6 +103,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({
     styles: styles.filter((style) => isGeneratorStyle(style.value)),
     cost: settings.imageGenerationCreditCost,
+    hdCost: settings.hdImageCost,
     freeLikenessFixes: settings.freeLikenessFixes,
     upscaleCost: settings.upscaleCost,
     offlineRenderer: getEnv().IMAGE_PROVIDER === 'local',
@@ -136,6 +145,7 @@ export default function Generate() {
   const {
     styles,
     cost,
+    hdCost,
     offlineRenderer,
     task,
     family,
@@ -161,6 +171,7 @@ export default function Generate() {
         <PortraitForm
           styles={styles}
           cost={cost}
+          hdCost={hdCost}
           follow={follow}
           pets={pets}
           chosenPet={chosenPet}
@@ -185,6 +196,7 @@ export default function Generate() {
 interface PortraitFormProps {
   styles: StyleJson[]
   cost: number
+  hdCost: number
   follow: TaskFollow
   pets: SavedPetOption[]
   chosenPet: string | null
@@ -192,7 +204,16 @@ interface PortraitFormProps {
   linkedTemplate: TemplateHandoff | null
 }
 
-function PortraitForm({ styles, cost, follow, pets, chosenPet, chosenStyle, linkedTemplate }: PortraitFormProps) {
+function PortraitForm({
+  styles,
+  cost,
+  hdCost,
+  follow,
+  pets,
+  chosenPet,
+  chosenStyle,
+  linkedTemplate,
+}: PortraitFormProps) {
   const user = useRootData()?.user
   // Without JavaScript both modes' fields stay enabled (CSS shows the chosen one's).
   const hydrated = useHydrated()
@@ -204,6 +225,8 @@ function PortraitForm({ styles, cost, follow, pets, chosenPet, chosenStyle, link
   const petChosen = hydrated && petId !== ''
   const [photoCheck, checkPhoto] = usePhotoCheck()
   const [variants, setVariants] = useState(1)
+  const [quality, setQuality] = useState<ImageQuality>('standard')
+  const prices = { imageGenerationCreditCost: cost, hdImageCost: hdCost }
   const { form, fields, submitting } = useGeneratorForm(PORTRAITS, follow, {
     id: 'generate',
     schema: imageGenerationSchema,
@@ -270,17 +293,14 @@ function PortraitForm({ styles, cost, follow, pets, chosenPet, chosenStyle, link
         )}
       </fieldset>
 
+      <QualityChoice standardCost={cost} hdCost={hdCost} value={quality} onChange={setQuality} />
       <VersionsChoice
-        unitCost={cost}
+        unitCost={imageVersionCost(prices, quality)}
         value={variants}
         onChange={setVariants}
         errors={Object.values(fields.variants.allErrors).flat()}
       />
-      <CostButton
-        label="Generate"
-        cost={imageRunCost({ imageGenerationCreditCost: cost }, variants)}
-        submitting={submitting}
-      >
+      <CostButton label="Generate" cost={imageRunCost(prices, variants, quality)} submitting={submitting}>
         {user ? (
           <>You have {user.credits} credits.</>
         ) : (
@@ -311,6 +331,7 @@ function PortraitResult({ task, cost, freeLikenessFixes, upscaleCost, family }: 
       ) : url ? (
         <>
           <img className="generate-image" src={url} alt="Your generated pet portrait" />
+          <PrintNote print={task.result?.print} />
           <DownloadLink task={task} url={url}>
             Download
           </DownloadLink>

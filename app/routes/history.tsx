@@ -14,7 +14,8 @@ import type { TaskKind } from '#platform/db-schema.ts'
 import { readForm } from '#app/utils/form-body.server.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
 import { seo } from '#app/document/seo.ts'
-import { downloadName, downloadUrl } from '#app/generation/task-client.ts'
+import { downloadUrl, favouriteDownloadName } from '#app/generation/task-client.ts'
+import { PrintNote } from '#app/generation/print-note.tsx'
 import { TaskFamilyControls } from '#app/generation/task-family.tsx'
 import { answerTaskFamilyForm, isTaskFamilyForm } from '#app/generation/task-family-form.server.ts'
 import { getSystemConfig } from '#domain/credits/system-config.server.ts'
@@ -191,7 +192,10 @@ function HistoryCard({ item, kind, page, cost, freeLikenessFixes, upscaleCost, h
         kind === 'video' ? (
           <video src={item.url} controls preload="metadata" />
         ) : (
-          <img src={item.url} alt={`Generated ${noun}`} loading="lazy" />
+          <>
+            <img src={item.url} alt={`Generated ${noun}`} loading="lazy" />
+            <PrintNote print={item.images.find((image) => image.index === item.favouriteIndex)?.print} />
+          </>
         )
       ) : null}
       <p className="muted history-dates">
@@ -200,7 +204,11 @@ function HistoryCard({ item, kind, page, cost, freeLikenessFixes, upscaleCost, h
       </p>
       <div className="row">
         {item.url ? (
-          <a className="button secondary" href={downloadUrl(item.url, downloadName({ ...item, type: kind }))} download>
+          <a
+            className="button secondary"
+            href={downloadUrl(item.url, favouriteDownloadName({ ...item, type: kind }))}
+            download
+          >
             Download
           </a>
         ) : null}

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import type { LedgerType, TaskKind } from '#platform/db-schema.ts'
 import type { DB, Tx } from '#platform/db.server.ts'
-import { refundLine, type RefundReason } from './refund-reasons.ts'
+import { hdShortfallLine, refundLine, type RefundReason } from './refund-reasons.ts'
 
 /**
  * Credits live in users.credits and every change is mirrored by one row of the append-only ledger
@@ -18,6 +18,8 @@ interface LedgerEntry {
   taskId?: string
   /** A refund's version of the task (refunds are once per task and version). */
   versionIndex?: number
+  /** A refund that is not a version's full price: HD's difference (once per version on its own index). */
+  refundKind?: 'hd_shortfall'
   paymentProofId?: string
 }
 
@@ -33,6 +35,7 @@ async function writeLedger(tx: Tx | DB, entry: LedgerEntry) {
       // A task's refund names its version; a one-version task's is version 0.
       version_index: entry.versionIndex ?? (entry.type === 'earn' && entry.taskId ? 0 : null),
       payment_proof_id: entry.paymentProofId ?? null,
+      refund_kind: entry.refundKind ?? null,
     })
     .execute()
 }
@@ -91,6 +94,28 @@ export async function refundVersions(
       description: refundLine(refund.reason, { kind: refund.kind, index: versionIndex, of: refund.variants }),
       taskId: refund.taskId,
       versionIndex,
+    })
+  }
+}
+
+/**
+ * Gives back HD's price difference for each version delivered smaller than HD, one line each naming
+ * its version. The credit_transactions_hd_refund_once index makes it once per (task, version), apart
+ * from the full refund of a version that never came.
+ */
+export async function refundHdShortfall(
+  tx: Tx,
+  refund: { userId: string; taskId: string; variants: number; amount: number; versionIndexes: number[] },
+) {
+  for (const versionIndex of refund.versionIndexes) {
+    await grantCredits(tx, {
+      userId: refund.userId,
+      type: 'earn',
+      amount: refund.amount,
+      description: hdShortfallLine({ kind: 'image', index: versionIndex, of: refund.variants }),
+      taskId: refund.taskId,
+      versionIndex,
+      refundKind: 'hd_shortfall',
     })
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The words of every refund line in credit history: which version was refunded and why, in plain
  * words, built here from a reason code and nowhere else (the worker, recovery and the waits pass a
- * code; failover passes its own codes mapped onto these). A one-version run's line says "this
+ * code). A one-version run's line says "this
  * picture"; a run of several names the version ("version 3 of 4").
  */
 import type { TaskKind } from '#platform/db-schema.ts'
@@ -60,11 +60,15 @@ const phrases: Record<RefundReason, (it: string) => string> = {
 
 /** "Refunded: the provider declined this picture (safety)"; "Refunded: the provider did not deliver version 3 of 4". */
 export function refundLine(reason: RefundReason, version: RefundedVersion): string {
-  const it =
-    version.of > 1
-      ? `version ${version.index + 1} of ${version.of}`
-      : version.kind === 'image'
-        ? 'this picture'
-        : 'this video'
-  return `Refunded: ${phrases[reason](it)}`
+  return `Refunded: ${phrases[reason](versionName(version))}`
+}
+
+/** "Refunded the HD difference: version 2 of 4 came back smaller than HD" (decision 0035). */
+export function hdShortfallLine(version: RefundedVersion): string {
+  return `Refunded the HD difference: ${versionName(version)} came back smaller than HD`
+}
+
+function versionName(version: RefundedVersion): string {
+  if (version.of > 1) return `version ${version.index + 1} of ${version.of}`
+  return version.kind === 'image' ? 'this picture' : 'this video'
 }

@@ -16,6 +16,7 @@ const specSettingLabels = {
 const laterSettingLabels = {
   freeLikenessFixes: 'Free likeness fixes per paid run',
   upscaleCost: 'Make it bigger (upscale) cost',
+  hdImageCost: 'HD image generation cost',
   referralCredits: 'Referral credits (a referred visitor’s first purchase)',
   referralMaxPerMonth: 'Referral rewards per sharer per month',
 } as const
@@ -39,6 +40,7 @@ export const systemSettingsSchema = z.object({
   fastVideoGenerationCreditCost: creditSetting(systemSettingLabels.fastVideoGenerationCreditCost),
   freeLikenessFixes: creditSetting(systemSettingLabels.freeLikenessFixes).optional(),
   upscaleCost: creditSetting(systemSettingLabels.upscaleCost).optional(),
+  hdImageCost: creditSetting(systemSettingLabels.hdImageCost).optional(),
   referralCredits: creditSetting(systemSettingLabels.referralCredits).optional(),
   referralMaxPerMonth: creditSetting(systemSettingLabels.referralMaxPerMonth).optional(),
 })

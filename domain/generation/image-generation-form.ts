@@ -7,7 +7,8 @@ import { GENERATOR_STYLES, guidedOptionsSchema, PROMPT_MAX_LENGTH } from '#domai
  * references in Customize mode) or `petId` (a saved pet, whose photos replace the pet photo;
  * `images` then holds only references), `style`, and either `prompt` (Customize), the guided
  * fields with an empty prompt (Guide), or `templatePrompt`/`prompt`/`template_id` with style
- * `template`; and `variants`, how many versions to make (an addition to the spec: 1, 2 or 4, default 1).
+ * `template`; `variants`, how many versions to make (an addition to the spec: 1, 2 or 4, default 1);
+ * and `quality`, `standard` (the default) or `hd` (the provider's largest output, decision 0035).
  */
 
 export const MAX_REFERENCE_IMAGES = 5
@@ -22,6 +23,13 @@ const variants = z
   .number({ invalid_type_error: VARIANTS_MESSAGE })
   .refine((value) => (VARIANT_CHOICES as readonly number[]).includes(value), VARIANTS_MESSAGE)
   .default(1)
+
+/** Standard is the provider's usual 1024 px; HD its largest documented size, at its own price. */
+export const QUALITY_CHOICES = ['standard', 'hd'] as const
+export type ImageQuality = (typeof QUALITY_CHOICES)[number]
+const quality = z
+  .enum(QUALITY_CHOICES, { errorMap: () => ({ message: 'quality must be standard or hd' }) })
+  .default('standard')
 
 const freeText = (what: string) =>
   z.string().trim().max(PROMPT_MAX_LENGTH, `The ${what} must be at most ${PROMPT_MAX_LENGTH} characters`).default('')
@@ -52,6 +60,8 @@ export const imageGenerationSchema = z
     template_id: z.string().trim().max(100).optional(),
     /** How many versions to make: 1 (the default, as the spec's API), 2 or 4. */
     variants,
+    /** Standard (the default) or HD. */
+    quality,
     ...guidedOptionsSchema.shape,
   })
   .superRefine((value, ctx) => {
@@ -91,9 +101,18 @@ export const imageGenerationSchema = z
     }
   })
 
-/** A run of `variants` versions costs the image cost once per version (charged as one ledger line). */
-export const imageRunCost = (settings: { imageGenerationCreditCost: number }, variants: number) =>
-  settings.imageGenerationCreditCost * variants
+/** One version's price: the image cost, or HD's own (`hdImageCost`). */
+export const imageVersionCost = (
+  settings: { imageGenerationCreditCost: number; hdImageCost: number },
+  quality: ImageQuality = 'standard',
+) => (quality === 'hd' ? settings.hdImageCost : settings.imageGenerationCreditCost)
+
+/** A run of `variants` versions costs a version's price once per version (charged as one ledger line). */
+export const imageRunCost = (
+  settings: { imageGenerationCreditCost: number; hdImageCost: number },
+  variants: number,
+  quality: ImageQuality = 'standard',
+) => imageVersionCost(settings, quality) * variants
 
 export type ImageGenerationForm = z.output<typeof imageGenerationSchema>
 export type GenerationMode = 'guide' | 'customize' | 'template'

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { GENERATOR_STYLES, guidedOptionsSchema, type ImagePromptInput } from '#domain/generation/prompt.ts'
 import { likenessCorrections, likenessFixSchema } from '#domain/generation/likeness-fix.ts'
 import { petTraitsSchema } from './pet-traits.ts'
+import { QUALITY_CHOICES } from './image-generation-form.ts'
 
 /**
  * An image task's params: what the user asked for, from which the worker builds the prompt. The
@@ -23,6 +24,10 @@ export const imageTaskParamsSchema = z.object({
   /** The saved pet the task was made with: its photos lead the task's images (decision 0032). */
   petId: z.string().optional(),
   petPhotoCount: z.number().int().min(1).optional(),
+  /** Standard or HD (decision 0035); older tasks are standard. */
+  quality: z.enum(QUALITY_CHOICES).optional(),
+  /** HD: what a version delivered smaller than HD gets back (HD's price minus standard's, at payment). */
+  hdShortfallRefund: z.number().int().min(0).optional(),
 })
 
 export type ImageTaskParams = z.infer<typeof imageTaskParamsSchema>

@@ -54,13 +54,17 @@ export async function admitCall(db: DB, provider: string, settings: BreakerSetti
   })
 }
 
-/** A call that got an answer from the provider (even a refusal): the provider works. */
+/**
+ * A call that got an answer from the provider (even a refusal): the provider works, so an open or
+ * half-open breaker closes. A closed one keeps counting its window's failures: K failures within
+ * the window open it even with answers between them (a provider failing every other call).
+ */
 export async function recordSuccess(db: DB, provider: string) {
   await db
     .updateTable('provider_breakers')
     .set({ state: 'closed', failures: 0, window_started_at: null, probe_started_at: null, updated_at: sql`now()` })
     .where('provider', '=', provider)
-    .where((eb) => eb.or([eb('state', '<>', 'closed'), eb('failures', '>', 0)]))
+    .where('state', '<>', 'closed')
     .execute()
 }
 

@@ -111,8 +111,11 @@ async function derive(db: DB, { userId, clientAddress }: Requester, taskId: stri
   // The photo and the run's own text passed when it was submitted; a fix's note is new text.
   if (derivation.kind === 'fix') await requireModeratedInputs({ text: derivation.fix.note })
   const rootTaskId = source.family_root_id ?? source.id
+  // A re-roll or fix costs a standard version, so it is made at standard size (decision 0035).
+  const { hdShortfallRefund: _paidForTheRun, ...parentParams } = readParams(source)
   const params: ImageTaskParams = {
-    ...readParams(source),
+    ...parentParams,
+    quality: 'standard',
     seed: randomInt(2 ** 31),
     ...(derivation.kind === 'fix' ? { likenessFix: derivation.fix } : {}),
   }

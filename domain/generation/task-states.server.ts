@@ -1,7 +1,8 @@
 import { sql } from 'kysely'
 import type { DB, Tx } from '#platform/db.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
-import { refundVersions } from '#domain/credits/credits.server.ts'
+import { refundHdShortfall, refundVersions } from '#domain/credits/credits.server.ts'
+import { hdShortfall } from './hd-shortfall.ts'
 import type { RefundReason } from '#domain/credits/refund-reasons.ts'
 import { returnFreeFix } from './free-fixes.server.ts'
 import { MEDIA_RETENTION_DAYS } from './task-view.ts'
@@ -67,6 +68,8 @@ export interface StoredVersion {
   provider?: string
   /** The model, when known (an upscale's, or its Lanczos fallback, decision 0036). */
   model?: string | null
+  /** The HD edge of the provider that made it (decision 0035), when this attempt asked one. */
+  hdLongEdge?: number
 }
 
 /**
@@ -80,7 +83,18 @@ export async function completeTask(
   db: DB,
   taskId: string,
   delivered: string | StoredVersion[],
-  shortfall: RefundReason = 'not_delivered',
+  {
+    shortfall = 'not_delivered',
+    hdLongEdge,
+  }: {
+    /** Why the versions not delivered are missing (each is refunded). */
+    shortfall?: RefundReason
+    /**
+     * The long edge an HD version must have when its own provider's is unknown; a smaller one is
+     * refunded HD's difference (decision 0035).
+     */
+    hdLongEdge?: number
+  } = {},
 ) {
   const versions = typeof delivered === 'string' ? [{ index: 0, key: delivered }] : delivered
   if (versions.length === 0) throw new Error(`completeTask(${taskId}) needs at least one version`)
@@ -99,7 +113,7 @@ export async function completeTask(
       })
       .where('id', '=', taskId)
       .where('status', '=', 'processing')
-      .returning(['user_id', 'kind', 'credit_cost', 'variants', 'provider'])
+      .returning(['user_id', 'kind', 'credit_cost', 'variants', 'provider', 'params'])
       .executeTakeFirst()
     if (!task) return false
     await tx
@@ -136,6 +150,8 @@ export async function completeTask(
       versionIndexes: missing,
       reason: shortfall,
     })
+    const hd = hdShortfall(task.params, versions, hdLongEdge)
+    if (hd) await refundHdShortfall(tx, { userId: task.user_id, taskId, variants: task.variants, ...hd })
     return true
   })
 }

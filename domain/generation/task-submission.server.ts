@@ -49,6 +49,8 @@ export interface NewTask {
   beforeQueue?: (tx: Tx) => Promise<{ runAt?: Date }>
   /** How many versions the run makes (1 for videos); `cost` is the price of all of them. */
   variants?: number
+  /** Params that depend on the prices read in the paying transaction (HD's refundable difference). */
+  pricedParams?: (settings: SystemSettings) => Record<string, unknown>
 }
 
 /**
@@ -58,7 +60,8 @@ export interface NewTask {
  */
 export async function createPaidTask(db: DB, task: NewTask) {
   const created = await db.transaction().execute(async (tx) => {
-    const cost = await task.cost(await getSystemConfig(tx), tx)
+    const settings = await getSystemConfig(tx)
+    const cost = await task.cost(settings, tx)
     await tx
       .insertInto('generation_tasks')
       .values({
@@ -66,7 +69,7 @@ export async function createPaidTask(db: DB, task: NewTask) {
         user_id: task.userId,
         kind: task.kind,
         source: task.source,
-        params: JSON.stringify(task.params),
+        params: JSON.stringify({ ...task.params, ...task.pricedParams?.(settings) }),
         input_keys: task.inputKeys,
         credit_cost: cost,
         variants: task.variants ?? 1,
@@ -213,6 +216,7 @@ export async function submitImageGeneration(
     prompt: mode === 'guide' ? '' : form.prompt,
     templatePrompt: form.templatePrompt,
     templateId: form.template_id ?? null,
+    quality: form.quality,
     ...(pet && form.petId ? { petId: form.petId, petPhotoCount: pet.images.length, traits: pet.traits } : {}),
   }
   const fromTemplate = mode === 'template'
@@ -224,9 +228,14 @@ export async function submitImageGeneration(
       source: fromTemplate ? 'template' : 'generate',
       params,
       provider: getEnv().IMAGE_PROVIDER,
-      cost: (settings) => imageRunCost(settings, form.variants),
-      description: `${fromTemplate ? 'Image generation from a template' : 'Image generation'}${versionsNote(form.variants)}`,
+      cost: (settings) => imageRunCost(settings, form.variants, form.quality),
+      description: `${fromTemplate ? 'Image generation from a template' : 'Image generation'}${form.quality === 'hd' ? ' in HD' : ''}${versionsNote(form.variants)}`,
       variants: form.variants,
+      // What each version gets back if it comes back smaller than HD: the prices of this moment.
+      pricedParams: (settings) =>
+        form.quality === 'hd'
+          ? { hdShortfallRefund: Math.max(0, settings.hdImageCost - settings.imageGenerationCreditCost) }
+          : {},
     },
     form.images,
     // With a saved pet the uploads are references; its photos were checked when saved.

@@ -1,4 +1,5 @@
 import type { TaskKind, TaskSource, TaskStatus } from '#platform/db-schema.ts'
+import type { PrintReadiness } from '#domain/media/print-readiness.ts'
 
 /** Results (and failed tasks' uploads) are kept this long, then expire_media removes them. */
 export const MEDIA_RETENTION_DAYS = 10
@@ -18,8 +19,8 @@ export interface TaskView {
   totalInQueue: number
   runningTasks: number
   maxConcurrentTasks: number
-  /** The favourite version's file (the first by default). */
-  result: { imageUrl?: string; videoUrl?: string } | null
+  /** The favourite version's file (the first by default); an image's with how large it prints. */
+  result: { imageUrl?: string; videoUrl?: string; print?: PrintReadiness | null } | null
   /** The task a re-roll or likeness fix was made from (decision 0030). */
   parentTaskId: string | null
   /** Image tasks: every delivered version (an addition to the spec), and how many were asked for. */
@@ -30,6 +31,8 @@ export interface TaskView {
   error: string | null
   /** The task's refund lines, as credit history words them (which version, and why). */
   refunds: string[]
+  /** The saved pet's or template's name, for download names; null for neither. */
+  subject: string | null
   description: string
   createdAt: string
   submittedAt: string
@@ -41,6 +44,8 @@ export interface TaskImage {
   url: string
   width: number | null
   height: number | null
+  /** How large it prints (decision 0035); null when its size is unknown. */
+  print: PrintReadiness | null
   /** Which provider and model made it (decision 0033); null when not recorded (older versions). */
   provider: string | null
   model: string | null
@@ -57,6 +62,7 @@ type KnownAfterFirstRead =
   | 'error'
   | 'refunds'
   | 'parentTaskId'
+  | 'subject'
 
 /** A task in the browser: the view, whose queue figures and result arrive with its first read. */
 export type ClientTask = Omit<TaskView, KnownAfterFirstRead> & Partial<Pick<TaskView, KnownAfterFirstRead>>

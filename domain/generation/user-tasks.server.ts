@@ -5,6 +5,7 @@ import type { DB, Tx } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
 import { HttpError, notFound } from '#domain/http-error.server.ts'
+import { printReadiness } from '#domain/media/print-readiness.ts'
 import { mediaUrl } from '#domain/media/media-url.ts'
 import type { TaskImage, TaskView } from '#domain/generation/task-view.ts'
 import { UPSCALE_FALLBACK } from '#domain/generation/upscale-params.ts'
@@ -36,6 +37,7 @@ export function selectTasksWithQueue(db: DB) {
       sql<number>`(SELECT count(*)::int FROM generation_tasks WHERE status = 'queued')`.as('total_in_queue'),
       sql<number>`(SELECT count(*)::int FROM generation_tasks WHERE status = 'processing')`.as('running_tasks'),
       taskVersionsColumn(sql.ref('t.id')),
+      subjectColumn(sql.ref('t.id')),
       // Refunds are written with the state change they go with: the live update that announces it carries them.
       sql<string[]>`ARRAY(
         SELECT r.description FROM credit_transactions r WHERE r.task_id = t.id AND r.type = 'earn'
@@ -43,6 +45,18 @@ export function selectTasksWithQueue(db: DB) {
       )`.as('refunds'),
     ])
 }
+
+/**
+ * What a task's downloads are named after: the saved pet's name, else the template's, else null
+ * (the file is then named after the task id).
+ */
+const subjectColumn = (taskId: ReturnType<typeof sql.ref>) =>
+  sql<string | null>`(
+    SELECT coalesce(
+      (SELECT p.name FROM pets p WHERE p.id::text = g.params->>'petId'),
+      (SELECT tp.name FROM templates tp WHERE tp.id::text = g.params->>'templateId')
+    ) FROM generation_tasks g WHERE g.id = ${taskId}
+  )`.as('subject')
 
 /** A delivered version as read with its task. */
 interface VersionRow {
@@ -70,6 +84,7 @@ const versionViews = (versions: VersionRow[]): TaskImage[] =>
     url: mediaUrl(key) ?? '',
     width,
     height,
+    print: width && height ? printReadiness(width, height) : null,
     provider,
     model,
     ...(model === UPSCALE_FALLBACK ? { enlargedWithoutModel: true } : {}),
@@ -81,6 +96,7 @@ export type TaskWithQueue = GenerationTask & {
   running_tasks: number
   versions: VersionRow[]
   refunds: string[]
+  subject: string | null
 }
 
 /** The user's own task (of that kind, when one is given) with its place in the queue, or undefined. */
@@ -103,6 +119,8 @@ export const selectRecentUserTasks = (db: DB, userId: string) =>
 export function toTaskView(task: TaskWithQueue): TaskView {
   const env = getEnv()
   const url = mediaUrl(task.result_key)
+  const images = task.kind === 'image' ? versionViews(task.versions) : []
+  const favourite = images.find((image) => image.index === task.favourite_index)
   return {
     id: task.id,
     type: task.kind,
@@ -114,13 +132,16 @@ export function toTaskView(task: TaskWithQueue): TaskView {
     runningTasks: task.running_tasks,
     // The worker's lanes for this kind of task (worker/lanes.ts).
     maxConcurrentTasks: task.kind === 'image' ? env.IMAGE_CONCURRENCY : env.VIDEO_CONCURRENCY,
-    result: url ? (task.kind === 'image' ? { imageUrl: url } : { videoUrl: url }) : null,
+    result: url
+      ? task.kind === 'image'
+        ? { imageUrl: url, print: favourite?.print ?? null }
+        : { videoUrl: url }
+      : null,
     parentTaskId: task.parent_task_id,
-    ...(task.kind === 'image'
-      ? { images: versionViews(task.versions), variants: task.variants, favouriteIndex: task.favourite_index }
-      : {}),
+    ...(task.kind === 'image' ? { images, variants: task.variants, favouriteIndex: task.favourite_index } : {}),
     error: task.error,
     refunds: task.refunds,
+    subject: task.subject,
     description: descriptions[task.kind][task.source],
     createdAt: task.created_at.toISOString(),
     submittedAt: task.created_at.toISOString(),
@@ -157,6 +178,7 @@ export async function listHistory(db: DB, userId: string, kind: TaskKind, query:
     completed
       .select(['id', 'source', 'result_key', 'created_at', 'expires_at', 'favourite_index'])
       .select(taskVersionsColumn(sql.ref('generation_tasks.id')))
+      .select(subjectColumn(sql.ref('generation_tasks.id')))
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(query.limit)
@@ -169,6 +191,7 @@ export async function listHistory(db: DB, userId: string, kind: TaskKind, query:
     url: mediaUrl(row.result_key),
     images: versionViews(row.versions),
     favouriteIndex: row.favourite_index,
+    subject: row.subject,
     createdAt: row.created_at.toISOString(),
     expiresAt: row.expires_at?.toISOString() ?? null,
   }))

@@ -25,7 +25,9 @@ const defaultGeneratorStyles = [
 /** Default data every installation starts with. Idempotent: existing rows are left as they are. */
 export async function seedDefaults(db: DB) {
   const hasConfig = await db.selectFrom('system_config').select('id').executeTakeFirst()
-  if (!hasConfig) await saveSystemConfig(db, defaultSystemConfig)
+  // HD's price is left unset: it then follows the image cost (twice it) until a superadmin sets it.
+  const { hdImageCost: _followsImageCost, ...seeded } = defaultSystemConfig
+  if (!hasConfig) await saveSystemConfig(db, seeded)
 
   const styles = [
     ...defaultGalleryStyles.map(([value, label], position) => ({ value, label, kind: 'gallery' as const, position })),

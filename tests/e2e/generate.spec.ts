@@ -33,11 +33,31 @@ test('a user uploads a photo, generates in Guide mode, sees it complete in the s
   const downloading = page.waitForEvent('download')
   await item.getByRole('link', { name: 'Download' }).click()
   const download = await downloading
-  expect(download.suggestedFilename()).toMatch(/^pet-portrait-[0-9a-f]{8}\.png$/)
+  // The spec's prefix, the task, the day and the version number (decision 0035).
+  expect(download.suggestedFilename()).toMatch(/^pet-portrait-[0-9a-f]{8}-\d{4}-\d{2}-\d{2}-1\.png$/)
 
   // History lists it, with its download.
   await page.goto('/history')
   await expect(page.getByRole('img', { name: 'Generated image' })).toHaveCount(1)
+  await context.close()
+})
+
+test('HD: the generator prices it before submitting and says how large the result prints @phone', async ({
+  browser,
+}) => {
+  const { context } = await newUserContext(browser, { name: 'Printer' })
+  const page = await context.newPage()
+  await page.goto('/generate')
+  await page.getByLabel('Pet photo').setInputFiles(await photo())
+  await page.getByLabel('Background').fill('a sunny beach')
+  await page.getByRole('radio', { name: /^HD/ }).check()
+  // HD costs twice the image cost a version by default: 4 credits.
+  await page.getByRole('button', { name: 'Generate (4 credits)' }).click()
+  const result = page.getByRole('img', { name: 'Your generated pet portrait' })
+  await expect(result).toBeVisible({ timeout: 60_000 })
+  // The offline renderer makes HD at 4096 px: sharp up to 8×10 in at 300 DPI.
+  await expect(page.getByText(/Prints sharp up to 8×10 in \(20×25 cm\)/)).toBeVisible()
+  await expect(page.getByText('4096×4096 px')).toBeVisible()
   await context.close()
 })
 

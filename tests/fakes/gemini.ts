@@ -6,8 +6,14 @@
  * without an image, errors as `{ error: { code, message, status, details } }`. Like the real API it
  * answers a bad key with 400 API_KEY_INVALID, more than 14 input images with 400 INVALID_ARGUMENT, a model that does not exist (or was retired) with
  * 404 NOT_FOUND, and an exhausted quota with 429 RESOURCE_EXHAUSTED (RetryInfo for a per-minute
- * quota, a PerDay QuotaFailure for a daily one). Point GEMINI_BASE_URL at `fake.baseUrl`.
+ * quota, a PerDay QuotaFailure for a daily one). `generationConfig.imageConfig` is checked as the
+ * image-generation guide documents it: `imageSize` one of "1K", "2K", "4K" (upper-case K; anything
+ * else is 400 INVALID_ARGUMENT), `aspectRatio` one of the listed ratios; a square "2K" or "4K"
+ * answers an image of that size (2048 or 4096 px), the default 1K the small sample PNG.
+ * Point GEMINI_BASE_URL at `fake.baseUrl`.
  */
+import sharp from 'sharp'
+import { z } from 'zod'
 import {
   modelResource,
   sendApiKeyInvalid,
@@ -35,6 +41,10 @@ export type GeminiFakeMode =
   | 'hang'
   /** 403 PERMISSION_DENIED: the key was blocked (reported as leaked). */
   | 'forbidden'
+  /** 402 RESOURCE_EXHAUSTED: the billing account's Prepay credit is used up (every key stops). */
+  | 'prepay_depleted'
+  /** 400 FAILED_PRECONDITION: no free tier in this country and billing not enabled. */
+  | 'billing_required'
   /** The prompt itself was blocked: promptFeedback.blockReason, no candidates. */
   | 'blocked_prompt'
   /** The generated image was withheld: finishReason IMAGE_SAFETY. */
@@ -69,6 +79,25 @@ const GEMINI_IMAGE_MODELS = ['gemini-3.1-flash-image', 'gemini-3.1-flash-image-p
 
 /** The Gemini 3 image models take up to 14 reference images a request (image-generation guide). */
 export const GEMINI_MAX_INPUT_IMAGES = 14
+
+/** The image-generation guide's values for generationConfig.imageConfig. */
+const IMAGE_SIZES: Record<string, number> = { '1K': 1024, '2K': 2048, '4K': 4096 }
+const ASPECT_RATIOS = ['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9']
+const imageConfigSchema = z
+  .object({ aspectRatio: z.string().optional(), imageSize: z.string().optional() })
+  .passthrough()
+  .optional()
+
+/** Why the API refuses an imageConfig, or null. */
+function imageConfigProblem(config: z.infer<typeof imageConfigSchema>): string | null {
+  if (config?.imageSize !== undefined && !(config.imageSize in IMAGE_SIZES)) {
+    return `Invalid value at 'generation_config.image_config.image_size' ("${config.imageSize}"): use 1K, 2K or 4K.`
+  }
+  if (config?.aspectRatio !== undefined && !ASPECT_RATIOS.includes(config.aspectRatio)) {
+    return `Invalid value at 'generation_config.image_config.aspect_ratio' ("${config.aspectRatio}").`
+  }
+  return null
+}
 
 const ROUTE = /^\/v1beta\/models\/([^/:]+):generateContent$/
 const LOOKUP = /^\/v1beta\/models\/([^/:]+)$/
@@ -132,15 +161,37 @@ export function startGeminiFake(options: ImageApiFakeOptions = {}): Promise<Gemi
           'INVALID_ARGUMENT',
         )
       }
+      const config = imageConfigSchema.safeParse(
+        (body.generationConfig as { imageConfig?: unknown } | undefined)?.imageConfig,
+      )
+      const problem = config.success ? imageConfigProblem(config.data) : 'Invalid imageConfig.'
+      if (problem) return sendGoogleError(response, 400, problem, 'INVALID_ARGUMENT')
       if (!state.admit()) return sendResourceExhausted(response, model, { perDay: false })
 
-      const data = state.resultPng.toString('base64')
+      const edge = config.data?.imageSize ? IMAGE_SIZES[config.data.imageSize] : 1024
+      const square = (config.data?.aspectRatio ?? '1:1') === '1:1'
+      const image =
+        square && edge > 1024
+          ? await sharp({ create: { width: edge, height: edge, channels: 3, background: '#5a87c8' } })
+              .png()
+              .toBuffer()
+          : state.resultPng
+      const data = image.toString('base64')
       switch (state.mode) {
         case 'rate_limit_once':
           state.mode = 'success'
           return sendResourceExhausted(response, model, { perDay: false, retryDelaySeconds: 1 })
         case 'quota_exhausted_daily':
           return sendResourceExhausted(response, model, { perDay: true })
+        case 'prepay_depleted':
+          return sendGoogleError(response, 402, 'Your prepayment credits are depleted.', 'RESOURCE_EXHAUSTED')
+        case 'billing_required':
+          return sendGoogleError(
+            response,
+            400,
+            'Gemini API free tier is not available in your country. Please enable billing on your project in Google AI Studio.',
+            'FAILED_PRECONDITION',
+          )
         case 'server_error':
           return sendGoogleError(response, 500, 'An internal error has occurred.', 'INTERNAL')
         case 'unavailable':

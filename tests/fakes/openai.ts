@@ -5,13 +5,16 @@
  * guide describe it: multipart in, `{ data: [{ b64_json }] }` or `{ error: { message, type, param,
  * code } }` out. Like the real API it checks the key first (401 invalid_api_key), refuses a model
  * that does not exist (404 model_not_found, which is what a retired model answers) and a size the
- * gpt-image models do not make, more input images than they take (16), and an `n` outside 1-10 (the
+ * model does not make (gpt-image-2: any WxH with both edges multiples of 16, the long edge at most
+ * 3840, at most 3:1, 655 360 to 8 294 400 pixels; the older models: their three sizes), answers an
+ * image of the size asked for (the 1024 px standard size and `auto` get the small sample PNG), more input images than they take (16), and an `n` outside 1-10 (the
  * API reference: "The number of images to generate. Must be between 1 and 10."); it answers `n`
  * images, and marks a rate limit with `retry-after` and x-ratelimit headers. Past `imageBudget` it
  * answers fewer images than asked for.
  * Point OPENAI_BASE_URL at `fake.baseUrl`.
  */
 import type { ServerResponse } from 'node:http'
+import sharp from 'sharp'
 import { sendJson, waitUnlessClosed } from './http-fake.ts'
 import { startImageApiFake } from './image-api-fake.ts'
 import { answerChatCompletion } from './openai-vision.ts'
@@ -40,6 +43,8 @@ export type OpenAiFakeMode =
   | 'malformed'
   /** Success after `slowMs`. */
   | 'slow'
+  /** Success, but with the standard image whatever size was asked for (a model that ignores it). */
+  | 'ignores_size'
   /** The 200 headers at once, the body after `slowMs`: an answer that has started. */
   | 'slow_body'
 
@@ -47,8 +52,32 @@ export type OpenAiFakeMode =
 const OPENAI_IMAGE_MODELS = ['gpt-image-2', 'gpt-image-1.5', 'gpt-image-1-mini']
 /** "You can provide up to 16 images" (GPT Image models; the Images API reference, `image`). */
 export const OPENAI_MAX_EDIT_IMAGES = 16
-/** The sizes the GPT Image models accept for edits. */
-const SIZES = ['1024x1024', '1536x1024', '1024x1536', 'auto']
+/** The sizes gpt-image-1.5 and gpt-image-1-mini make; gpt-image-2 takes any size within gptImage2SizeProblem's limits. */
+const FIXED_SIZES = ['1024x1024', '1536x1024', '1024x1536', 'auto']
+
+/** Why gpt-image-2 refuses a size (the image generation guide's limits), or null when it makes it. */
+function gptImage2SizeProblem(size: string): string | null {
+  if (size === 'auto') return null
+  const match = /^(\d+)x(\d+)$/.exec(size)
+  if (!match) return `Invalid size '${size}'. Expected 'auto' or WIDTHxHEIGHT.`
+  const [width, height] = [Number(match[1]), Number(match[2])]
+  const [short, long] = [Math.min(width, height), Math.max(width, height)]
+  if (width % 16 !== 0 || height % 16 !== 0) return `Invalid size '${size}'. Both edges must be multiples of 16.`
+  if (long > 3840) return `Invalid size '${size}'. The longest edge must be at most 3840 pixels.`
+  if (long > short * 3) return `Invalid size '${size}'. The aspect ratio must be at most 3:1.`
+  const pixels = width * height
+  if (pixels < 655_360 || pixels > 8_294_400) {
+    return `Invalid size '${size}'. The image must have between 655360 and 8294400 pixels.`
+  }
+  return null
+}
+
+function sizeProblem(model: string, size: string): string | null {
+  if (model === 'gpt-image-2') return gptImage2SizeProblem(size)
+  return FIXED_SIZES.includes(size)
+    ? null
+    : `Invalid value: '${size}'. Supported values are: ${FIXED_SIZES.map((s) => `'${s}'`).join(', ')}.`
+}
 
 export interface RecordedImagePart {
   field: string
@@ -186,18 +215,8 @@ export async function startOpenAiFake(options: ImageApiFakeOptions = {}): Promis
         )
       }
       const size = text('size')
-      if (size !== null && !SIZES.includes(size)) {
-        return sendJson(
-          response,
-          400,
-          apiError(
-            `Invalid value: '${size}'. Supported values are: ${SIZES.map((s) => `'${s}'`).join(', ')}.`,
-            'invalid_request_error',
-            'invalid_value',
-            'size',
-          ),
-        )
-      }
+      const problem = size === null ? null : sizeProblem(model, size)
+      if (problem) return sendJson(response, 400, apiError(problem, 'invalid_request_error', 'invalid_value', 'size'))
       const n = text('n') === null ? 1 : Number(text('n'))
       if (!Number.isInteger(n) || n < 1 || n > 10) {
         const problem = !Number.isInteger(n)
@@ -288,18 +307,28 @@ export async function startOpenAiFake(options: ImageApiFakeOptions = {}): Promis
           return
         }
         case 'success':
+        case 'ignores_size':
           break
       }
       if (state.options.latencyMs) {
         await waitUnlessClosed(response, state.options.latencyMs)
         if (response.destroyed) return
       }
-      const b64_json = state.resultPng.toString('base64')
+      const sized = state.mode === 'ignores_size' ? null : /^(\d+)x(\d+)$/.exec(size ?? '')
+      const image = sized && size !== '1024x1024' ? await sizedPng(Number(sized[1]), Number(sized[2])) : state.resultPng
+      const b64_json = image.toString('base64')
       const data = Array.from({ length: state.takeImages(n) }, () => ({ b64_json }))
       sendJson(response, 200, { created: now(), data })
     },
   })
   return Object.assign(fake, { moderation: moderation.controls })
+}
+
+/** An image of the size asked for, in the fake's colour. */
+function sizedPng(width: number, height: number): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: '#c8875a' } })
+    .png()
+    .toBuffer()
 }
 
 function invalidKey(response: ServerResponse) {

@@ -194,6 +194,7 @@ describe('/payment-review', () => {
       ...settings,
       freeLikenessFixes: '2',
       upscaleCost: '3',
+      hdImageCost: '7',
     })
     expect(saved.status).toBe(200)
     expect((await saved.json()).message).toBe('System settings updated successfully')
@@ -204,6 +205,7 @@ describe('/payment-review', () => {
       fastVideoGenerationCreditCost: 12,
       freeLikenessFixes: 2,
       upscaleCost: 3,
+      hdImageCost: 7,
       referralCredits: 20,
       referralMaxPerMonth: 10,
     })

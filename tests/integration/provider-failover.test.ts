@@ -1,9 +1,14 @@
 import { sql } from 'kysely'
-import { admitCall, type BreakerSettings } from '#domain/generation/provider-breakers.server.ts'
+import {
+  admitCall,
+  recordFailure,
+  recordSuccess,
+  type BreakerSettings,
+} from '#domain/generation/provider-breakers.server.ts'
 import { WAITED_TOO_LONG_REASON } from '#domain/generation/task-waits.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getMetrics } from '#platform/metrics.server.ts'
-import type { ProviderChain } from '#worker/providers/failover.ts'
+import { generateWithFailover, type ProviderChain } from '#worker/providers/failover.ts'
 import { createGeminiImageProvider } from '#worker/providers/image/gemini.ts'
 import { createOpenAiImageProvider } from '#worker/providers/image/openai.ts'
 import { sharedRateLimit } from '#worker/providers/shared-rate-limit.ts'
@@ -254,6 +259,26 @@ describe('the breakers', () => {
     expect(await breakerOf('gemini')).toMatchObject({ state: 'open', open_reason: 'quota' })
   })
 
+  test('K retryable failures within the window open it, even with answers between them', async () => {
+    const failure = { reason: 'retryable', message: 'OpenAI is temporarily unavailable (HTTP 503).' }
+    for (let index = 0; index < breakers.failures; index++) {
+      await recordSuccess(db, 'openai')
+      await recordFailure(db, 'openai', failure, breakers)
+    }
+    expect(await breakerOf('openai')).toMatchObject({ state: 'open', open_reason: 'retryable' })
+  })
+
+  test.each(['prepay_depleted', 'billing_required'] as const)(
+    "Gemini's billing answer (%s) opens its breaker at once and the version moves on",
+    async (mode) => {
+      gemini.setMode(mode)
+      const { taskId } = await newTask()
+      expect(await run(taskId, { first: 'gemini' })).toMatchObject({ status: 'completed', madeBy: 'openai' })
+      expect(await breakerOf('gemini')).toMatchObject({ state: 'open', open_reason: 'quota' })
+      expect(await failoversOf(taskId)).toMatchObject([{ reason: 'quota' }])
+    },
+  )
+
   test('a refused key (401/403) opens the breaker at once', async () => {
     openai.setMode('forbidden')
     const { taskId } = await newTask()
@@ -286,6 +311,27 @@ describe('the breakers', () => {
     const { taskId } = await newTask()
     expect(await run(taskId)).toMatchObject({ status: 'completed', madeBy: 'openai' })
     expect(await breakerOf('openai')).toMatchObject({ state: 'closed', failures: 0 })
+  })
+
+  test('a probe whose job is stopped mid-call gives the probe back at once', async () => {
+    openai.setMode('hang')
+    await db
+      .insertInto('provider_breakers')
+      .values({ provider: 'openai', state: 'open', opened_at: new Date(Date.now() - breakers.cooldownMs - 1_000) })
+      .execute()
+    const stop = new AbortController()
+    const request = {
+      images: [{ bytes: await petPhoto(), mimeType: 'image/jpeg' as const }],
+      prompt: 'p',
+      style: 'general',
+      guided: null,
+    }
+    const context = { signal: stop.signal, onProgress: () => {} }
+    const call = generateWithFailover(db, chain(), request, [0], context, crypto.randomUUID())
+    setTimeout(() => stop.abort(), 300)
+    await expect(call).rejects.toThrow()
+    expect(await breakerOf('openai')).toMatchObject({ state: 'half_open', probe_started_at: null })
+    expect(await admitCall(db, 'openai', breakers)).toEqual({ state: 'probe' })
   })
 
   test('a failed probe opens the breaker again for another cool-down', async () => {

@@ -245,9 +245,11 @@ test("system config: a PUT with the spec's four fields answers as before and kee
     status: 200,
     body: { message: 'System settings updated successfully', settings: four },
   })
+  // hdImageCost (decision 0035) was never set: it follows the image cost, twice it.
   expect(await get()).toEqual({
     ...four,
     freeLikenessFixes: 3,
+    hdImageCost: 2 * four.imageGenerationCreditCost,
     upscaleCost: 2,
     referralCredits: 20,
     referralMaxPerMonth: 10,

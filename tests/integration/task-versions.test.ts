@@ -410,8 +410,9 @@ describe('favourite and download of all', () => {
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('application/zip')
     const files = unzipSync(new Uint8Array(await response.arrayBuffer()))
-    const prefix = `pet-portrait-${taskId.slice(0, 8)}`
-    expect(Object.keys(files).sort()).toEqual([`${prefix}-v1.png`, `${prefix}-v2.png`])
+    // The spec's prefix, the task (no pet or template named), the day, the version (decision 0035).
+    const prefix = `pet-portrait-${taskId.slice(0, 8)}-${(await taskRow(taskId)).created_at.toISOString().slice(0, 10)}`
+    expect(Object.keys(files).sort()).toEqual([`${prefix}-1.png`, `${prefix}-2.png`])
     const versions = await db
       .selectFrom('task_versions')
       .select(['key', 'version_index'])
@@ -419,7 +420,8 @@ describe('favourite and download of all', () => {
       .execute()
     for (const { key, version_index } of versions) {
       const stored = await getMediaBytes(getStorage(), key)
-      expect(Buffer.from(files[`${prefix}-v${version_index + 1}.png`]).equals(stored!)).toBe(true)
+      expect(Buffer.from(files[`${prefix}-${version_index + 1}.png`]).equals(stored!)).toBe(true)
+      expect((await sharp(stored!).metadata()).density).toBe(300)
     }
 
     const refused = await callRoute(zipLoader, makeRequest(`/api/async-image/task/${taskId}/zip`, { token: other }), {

@@ -104,8 +104,9 @@ test('×2 of a real photo: charged, linked to its parent, the exact size, and cl
   })
   const view = await read.json()
   expect(view).toMatchObject({ status: 'completed', source: 'upscale', parentTaskId: taskId })
+  expect(view.images[0].enlargedWithoutModel).toBeUndefined()
   expect(view.images).toEqual([
-    { index: 0, url: expect.any(String), width: 128, height: 128, provider: 'upscaler', model: 'esrgan-slim' },
+    expect.objectContaining({ index: 0, width: 128, height: 128, provider: 'upscaler', model: 'esrgan-slim' }),
   ])
 })
 
@@ -182,15 +183,7 @@ test('when the model cannot load, Lanczos enlarges it instead, logged and labell
     id: asked.body.taskId,
   })
   expect((await read.json()).images).toEqual([
-    {
-      index: 0,
-      url: expect.any(String),
-      width: 128,
-      height: 128,
-      provider: 'upscaler',
-      model: 'lanczos',
-      enlargedWithoutModel: true,
-    },
+    expect.objectContaining({ width: 128, height: 128, model: 'lanczos', enlargedWithoutModel: true }),
   ])
 })
 

@@ -93,9 +93,13 @@ export async function generateWithFailover(
     try {
       const made = await provider.generate({ ...request, versions: asked }, context)
       if (chain.breakers) await recordSuccess(db, name)
-      return { ...made, madeBy: { provider: name, model: provider.model ?? null } }
+      return { ...made, madeBy: { provider: name, model: provider.model ?? null, hdLongEdge: provider.hdLongEdge } }
     } catch (error) {
-      if (!(error instanceof ProviderError) || context.signal.aborted) throw error
+      if (!(error instanceof ProviderError) || context.signal.aborted) {
+        // Stopped (the worker shuts down) or our own fault: no verdict on the provider; the next caller probes.
+        if (probing) await releaseProbe(db, name)
+        throw error
+      }
       const reason = error.reason
       if (!FAILS_OVER.has(reason)) {
         // It answered (a refusal, bad input): the provider works; the version ends here.

@@ -90,7 +90,23 @@ export function errorForAnswer(answer: JsonAnswer, options: HttpCallOptions): Pr
       credentialsRefused: true,
     })
   }
+  if (isBillingRefusal(answer)) {
+    return new ProviderError(
+      `${options.service} cannot take more requests: this server's billing needs attention (HTTP ${answer.status}). An administrator has been told; your credits have been refunded.`,
+      { retryable: false, status: answer.status, quotaExhausted: true },
+    )
+  }
   return errorForStatus(answer.status, apiErrorMessage(answer), options)
+}
+
+/**
+ * An account that must pay before anything passes: 402 (Google: the Prepay credit is used up), or
+ * Google's 400 FAILED_PRECONDITION (no free tier here and billing not enabled). Like a used-up quota.
+ */
+function isBillingRefusal(answer: JsonAnswer): boolean {
+  if (answer.status === 402) return true
+  const error = isRecord(answer.body) ? answer.body.error : undefined
+  return answer.status === 400 && isRecord(error) && error.status === 'FAILED_PRECONDITION'
 }
 
 function credentialsMessage(service: string, why: string): string {

@@ -14,6 +14,7 @@ export interface ImageInput {
 import type { GuidedOptions } from '#domain/generation/prompt.ts'
 import type { VideoAspectRatio, VideoResolution } from '#domain/generation/video-dimensions.ts'
 import type { VideoQuality } from '#domain/generation/video-generation-form.ts'
+import type { ImageQuality } from '#domain/generation/image-generation-form.ts'
 
 export type { GuidedOptions } from '#domain/generation/prompt.ts'
 export type { VideoAspectRatio, VideoResolution } from '#domain/generation/video-dimensions.ts'
@@ -35,6 +36,8 @@ export interface ImageRequest {
   versions?: number[]
   /** A re-roll's or a likeness fix's fresh seed, for renderers that take one (the local one). */
   seed?: number
+  /** Standard (default) or HD: the provider's largest documented output (decision 0035). */
+  quality?: ImageQuality
 }
 
 export interface GeneratedMedia {
@@ -45,6 +48,8 @@ export interface GeneratedMedia {
 export interface MadeBy {
   provider: string
   model: string | null
+  /** That provider's HD edge (ImageProvider.hdLongEdge): an HD version is measured against it. */
+  hdLongEdge?: number
 }
 
 export interface ProviderContext {
@@ -70,6 +75,11 @@ export interface ImageProvider {
   readonly model?: string | null
   /** Each version is a paid request of its own (Gemini), counted one by one by the rate limit. */
   readonly requestPerVersion: boolean
+  /**
+   * The long edge, in pixels, of the square image this provider makes in HD: a version delivered
+   * smaller is refunded HD's price difference (decision 0035). Absent: nothing is measured.
+   */
+  readonly hdLongEdge?: number
   generate(request: ImageRequest, context: ProviderContext): Promise<GeneratedImages>
 }
 

@@ -20,6 +20,7 @@ export function imageGeneration(source: ImageProvider | ProviderChain, beforeReq
   return {
     jobName: 'generate_image',
     providerName: chain.links[0].provider.name,
+    hdLongEdge: smallestHdEdge(chain),
     async produce(task, images, context, versions) {
       const parsed = imageTaskParamsSchema.safeParse(task.params)
       if (!parsed.success) throw new ProviderError('The task options are invalid.', { retryable: false })
@@ -28,7 +29,7 @@ export function imageGeneration(source: ImageProvider | ProviderChain, beforeReq
         .filter(Boolean)
         .join(' ')
       const guided = params.mode === 'customize' ? null : params.guided
-      const request = { images, prompt, style: params.style, guided, seed: params.seed }
+      const request = { images, prompt, style: params.style, guided, seed: params.seed, quality: params.quality }
       return generateWithFailover(getDb(), chain, request, versions, context, task.id)
     },
   }
@@ -38,3 +39,13 @@ export const generateImage = generationTask({
   kind: 'image',
   jobFromEnv: (env, limitFor) => imageGeneration(imageChainFromEnv(env, limitFor)),
 })
+
+/**
+ * The HD edge for a version whose provider is not known (stored by an earlier attempt): the smallest
+ * of the chain's, so only a version short of every provider's HD is refunded. Each version answered
+ * now is measured against its own provider's (madeBy.hdLongEdge).
+ */
+function smallestHdEdge(chain: ProviderChain): number | undefined {
+  const edges = chain.links.flatMap(({ provider }) => (provider.hdLongEdge === undefined ? [] : [provider.hdLongEdge]))
+  return edges.length > 0 ? Math.min(...edges) : undefined
+}

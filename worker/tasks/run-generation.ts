@@ -51,6 +51,8 @@ export interface GenerationContext extends ProviderContext {
 export interface GenerationJob {
   jobName: LaterRun['jobName']
   providerName: string
+  /** Image jobs: the long edge an HD version must have, or it is refunded HD's difference. */
+  hdLongEdge?: number
   produce(
     task: GenerationTask,
     inputs: ImageInput[],
@@ -161,7 +163,7 @@ async function runAttempt(taskId: string, helpers: JobHelpers, job: GenerationJo
       if (made.length === 0) throw new ProviderError('The provider answered without an image.', { retryable: false })
       missing = missing.slice(made.length)
     }
-    await finish(task, delivered)
+    await finish(task, delivered, job)
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error
     await settleFailure(error, { task, helpers, job, later, delivered })
@@ -174,9 +176,14 @@ async function runAttempt(taskId: string, helpers: JobHelpers, job: GenerationJo
  * Completes the task with the versions it has; `shortfall` is why the others are missing (each is
  * refunded). Files of a task that recovery failed meanwhile are removed: nothing points at them.
  */
-async function finish(task: GenerationTask, delivered: StoredVersion[], shortfall?: RefundReason) {
+async function finish(
+  task: GenerationTask,
+  delivered: StoredVersion[],
+  job: Pick<GenerationJob, 'hdLongEdge'>,
+  shortfall?: RefundReason,
+) {
   const db = getDb()
-  if (await completeTask(db, task.id, delivered, shortfall)) {
+  if (await completeTask(db, task.id, delivered, { shortfall, hdLongEdge: job.hdLongEdge })) {
     observeTaskFinished(task, 'completed')
     return
   }
@@ -218,7 +225,7 @@ async function settleFailure(
     if (delivered.length > 0 && task.waited_ms + delayMs > maxWaitMs) {
       // Waited too long with some versions in hand: those are kept, only the others refunded.
       helpers.logger.info(`task ${taskId}: ${error.message} Waited too long: completed with the versions it has.`)
-      return finish(task, delivered, error.unreachable ? 'unreachable' : 'busy')
+      return finish(task, delivered, job, error.unreachable ? 'unreachable' : 'busy')
     }
     // Past TASK_MAX_WAIT_MS the task fails: with "could not be reached", or as having stayed busy.
     const unreachable = error.unreachable ? error.message : undefined
@@ -240,7 +247,7 @@ async function settleFailure(
   }
   const reason = error instanceof ProviderError ? error.message : INTERNAL_FAILURE
   if (delivered.length > 0) {
-    await finish(task, delivered, refundReasonOf(error))
+    await finish(task, delivered, job, refundReasonOf(error))
     return
   }
   if (await db.transaction().execute((tx) => failTask(tx, taskId, reason, refundReasonOf(error)))) {

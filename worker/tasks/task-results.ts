@@ -3,6 +3,7 @@ import type { GenerationTask } from '#platform/db-schema.ts'
 import { assertMediaKey, contentTypeForKey, getMediaBytes, getStorage } from '#platform/storage.server.ts'
 import type { StoredVersion } from '#domain/generation/task-states.server.ts'
 import { withStorageRetries } from '#worker/storage-retries.ts'
+import { withPrintDensity } from './print-density.ts'
 import { ProviderError, type GeneratedMedia } from '#worker/providers/types.ts'
 
 /**
@@ -57,10 +58,11 @@ export function missingVersions(variants: number, stored: StoredVersion[]): numb
   return Array.from({ length: variants }, (_, index) => index).filter((index) => !have.has(index))
 }
 
-export async function storeVersion(taskId: string, index: number, media: GeneratedMedia): Promise<StoredVersion> {
-  const ext = extensions[media.mimeType]
+export async function storeVersion(taskId: string, index: number, answered: GeneratedMedia): Promise<StoredVersion> {
+  const ext = extensions[answered.mimeType]
   if (!ext) throw new ProviderError('The provider answered with an unsupported file type.', { retryable: false })
   const key = resultKey(taskId, index, ext)
+  const media = await withPrintDensity(answered)
   await withStorageRetries(`storing version ${index} of ${taskId}`, () =>
     getStorage().put(key, media.bytes, media.mimeType),
   )

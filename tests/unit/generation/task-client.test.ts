@@ -1,6 +1,7 @@
 import { creditHistoryError } from '#domain/credits/credit-history-errors.ts'
 import {
   downloadName,
+  favouriteDownloadName,
   endedTasks,
   mergeTasks,
   readSavedTasks,
@@ -78,11 +79,17 @@ test('saved tasks are the signed-in user’s own; unreadable ones count as none'
   expect(readSavedTasks({ getItem: () => '[{"id":1}]' }, 'me')).toEqual([])
 })
 
-test('download names use the spec prefixes', () => {
+test('download names keep the spec prefixes, then the pet or template, the date and the version', () => {
   const id = '0123456789abcdef'
-  expect(downloadName({ id, type: 'image', source: 'generate' })).toBe('pet-portrait-01234567')
-  expect(downloadName({ id, type: 'image', source: 'template' })).toBe('pet-art-01234567')
-  expect(downloadName({ id, type: 'video', source: 'generate' })).toBe('pet-video-01234567')
+  const createdAt = '2026-11-26T23:10:00.000Z'
+  expect(downloadName({ id, type: 'image', source: 'generate', createdAt })).toBe('pet-portrait-01234567-2026-11-26')
+  expect(downloadName({ id, type: 'image', source: 'template', createdAt, subject: 'Royal Côté!' })).toBe(
+    'pet-art-royal-cote-2026-11-26',
+  )
+  expect(downloadName({ id, type: 'video', source: 'generate', createdAt })).toBe('pet-video-01234567-2026-11-26')
+  expect(
+    favouriteDownloadName({ id, type: 'image', source: 'generate', createdAt, subject: 'Biscuit', favouriteIndex: 2 }),
+  ).toBe('pet-portrait-biscuit-2026-11-26-3')
 })
 
 test('credit history failures read as the spec says', () => {

@@ -56,7 +56,8 @@ describe('the OpenAI fake', () => {
     const edit = (form: FormData) =>
       fetch(`${openai.baseUrl}/images/edits`, { method: 'POST', headers: auth(), body: form })
     expect((await edit(editForm('dall-e-3'))).status).toBe(404)
-    const badSize = await edit(editForm('gpt-image-2', '1280x720'))
+    // gpt-image-2 takes free-form sizes, but both edges must be multiples of 16 (decision 0035).
+    const badSize = await edit(editForm('gpt-image-2', '1000x1000'))
     expect(badSize.status).toBe(400)
     expect((await badSize.json()).error).toMatchObject({ code: 'invalid_value', param: 'size' })
     const tooMany = await edit(editForm('gpt-image-2', '1024x1024', OPENAI_MAX_EDIT_IMAGES + 1))

@@ -5,6 +5,8 @@
  * `promptFeedback.blockReason` or the candidate's `finishReason`.
  * Image models take no `candidateCount`, so several versions are as many calls, made at once, each
  * a request of its own for the rate limit (requestPerVersion).
+ * HD asks `generationConfig.imageConfig` for `imageSize: "4K"` (the largest of "1K", "2K", "4K"; the
+ * K must be upper case) with `aspectRatio: "1:1"`: 4096x4096.
  */
 import { z } from 'zod'
 import { errorForAnswer, refusalError, shorten } from '../http.ts'
@@ -27,6 +29,8 @@ export interface GeminiImageConfig {
 }
 
 const SERVICE = 'Gemini'
+/** The long edge of a 1:1 "4K" image (the image-generation guide's resolution table). */
+const GEMINI_4K_SQUARE_EDGE = 4096
 
 /** Finish reasons that mean the content rules stopped the image. */
 const REFUSAL_FINISH_REASONS = new Set([
@@ -82,6 +86,7 @@ export function createGeminiImageProvider(config: GeminiImageConfig): ImageProvi
     name: 'gemini',
     model,
     requestPerVersion: true,
+    hdLongEdge: GEMINI_4K_SQUARE_EDGE,
     generate: (request, context) => makeEachVersion(request, () => generateOne(request, context)),
   }
 
@@ -120,7 +125,10 @@ function requestBody(request: ImageRequest) {
         ],
       },
     ],
-    generationConfig: { responseModalities: ['TEXT', 'IMAGE'] },
+    generationConfig: {
+      responseModalities: ['TEXT', 'IMAGE'],
+      ...(request.quality === 'hd' ? { imageConfig: { aspectRatio: '1:1', imageSize: '4K' } } : {}),
+    },
   }
 }
 

@@ -2,7 +2,8 @@
  * The offline image provider: no model, no network. It crops the pet photo to a square around its
  * most interesting part, recolours it in the style's look, frames it on a background drawn from the
  * requested scene, and adds touches for the guided outfit choices. The caption says plainly that
- * the offline renderer made it. Output: a 1024x1024 PNG, identical for identical input and version.
+ * the offline renderer made it. Output: a 1024x1024 PNG (HD: 4096x4096, the same picture drawn 4×
+ * larger), identical for identical input and version.
  * Each version is its own seed: version 0 as described, the others with the photo mirrored every
  * other version and the backdrop's hue turned, so the versions of one run differ at a glance. A
  * re-roll's seed shifts both, so it differs from the run it came from.
@@ -24,9 +25,13 @@ export function createLocalImageProvider(): ImageProvider {
     name: 'local',
     model: null,
     requestPerVersion: false,
+    hdLongEdge: LOCAL_HD_EDGE,
     generate: (request, context) => makeEachVersion(request, (version) => render(request, version, context)),
   }
 }
+
+/** HD's edge: the 1024 px canvas enlarged 4×. */
+const LOCAL_HD_EDGE = 4096
 
 /** Hue turn of the backdrop per version: a quarter turn apart, so four versions never share one. */
 const HUE_STEP = 90
@@ -42,13 +47,18 @@ async function render(request: ImageRequest, version: number, context: ProviderC
   const svg = svgDocument(CANVAS_SIZE, CANVAS_SIZE, backgroundScene(request, look) + frameLayer(look))
   const background = hueTurn === 0 ? svg : await sharp(svg).modulate({ hue: hueTurn }).png().toBuffer()
   const items = request.guided ? guidedItems(request.guided) : []
-  const bytes = await sharp(background)
+  const standard = await sharp(background)
     .composite([
       { input: photo, left: PHOTO.x, top: PHOTO.y },
       { input: topLayer(look, items, request.guided?.personification === 'yes'), left: 0, top: 0 },
     ])
     .png()
     .toBuffer()
+  // A separate pipeline: sharp resizes before it composites within one.
+  const bytes =
+    request.quality === 'hd'
+      ? await sharp(standard).resize(LOCAL_HD_EDGE, LOCAL_HD_EDGE, { kernel: 'lanczos3' }).png().toBuffer()
+      : standard
   await checkpoint(context, 100)
   return { bytes, mimeType: 'image/png' }
 }

@@ -2,6 +2,10 @@
  * OpenAI Images "edit" API (GPT Image models): the pet photo and any reference images go up as
  * repeated `image[]` multipart parts with the prompt; the answer carries the results as base64.
  * Several versions are one call with `n` (the API takes 1 to 10), so one request however many.
+ * HD asks for the largest square gpt-image-2 makes: sizes are free-form within its documented
+ * limits (both edges multiples of 16, the long edge at most 3840 px, at most 3:1, and 655 360 to
+ * 8 294 400 pixels), and the pixel cap makes 2880x2880 (2880 = 180 × 16, 2880² = 8 294 400) the
+ * largest square.
  */
 import { z } from 'zod'
 import { errorForAnswer, refusalError } from '../http.ts'
@@ -27,6 +31,8 @@ export interface OpenAiImageConfig {
 }
 
 const SERVICE = 'OpenAI'
+/** The largest square the GPT Image models make (see above). */
+const OPENAI_HD_EDGE = 2880
 
 const answerSchema = z.object({ data: z.array(z.object({ b64_json: z.string().min(1) })).min(1) })
 
@@ -42,13 +48,14 @@ export function createOpenAiImageProvider(config: OpenAiImageConfig): ImageProvi
   return {
     name: 'openai',
     requestPerVersion: false,
+    hdLongEdge: OPENAI_HD_EDGE,
     model,
     async generate(request, context) {
       const { answer, http } = await postImageCall(request, context, config, {
         service: SERVICE,
         endpoint,
         headers: { authorization: `Bearer ${config.apiKey}` },
-        body: () => editForm(request, model, size),
+        body: () => editForm(request, model, request.quality === 'hd' ? `${OPENAI_HD_EDGE}x${OPENAI_HD_EDGE}` : size),
       })
       if (!answer.ok) throw answerError(answer, http)
 
