@@ -15,6 +15,7 @@ import { benchOutage } from './outage.ts'
 import { benchPages } from './pages.ts'
 import { benchPhotoCheck } from './photo-check.ts'
 import { benchProviderBound } from './providers.ts'
+import { benchUpscale } from './upscale.ts'
 import { benchVariants } from './variants.ts'
 
 type Bench = (database: Awaited<ReturnType<typeof scratchDatabase>>) => Promise<Record<string, number | string>>
@@ -35,6 +36,7 @@ const benches: Array<[string, Bench]> = [
   ['photo-check', benchPhotoCheck],
   ['variants', benchVariants],
   ['failover', benchFailover],
+  ['upscale', benchUpscale],
 ]
 
 async function main() {

@@ -9,7 +9,7 @@ type Json<T> = ColumnType<T, string | T, string | T>
 export type Role = 'user' | 'admin' | 'superadmin'
 export type TaskKind = 'image' | 'video'
 export type TaskStatus = 'queued' | 'processing' | 'completed' | 'failed'
-export type TaskSource = 'generate' | 'template'
+export type TaskSource = 'generate' | 'template' | 'upscale'
 export type LedgerType = 'earn' | 'spend' | 'purchase' | 'adjustment'
 export type PaymentMethod = 'paypal_me' | 'usdt_trc20' | 'usdt_erc20'
 export type ProofStatus = 'pending' | 'approved' | 'rejected'
@@ -86,6 +86,8 @@ export interface SystemConfigTable {
   fast_video_generation_credit_cost: number
   /** Free likeness fixes each paid run includes (migration 0035). */
   free_likeness_fixes: Generated<number>
+  /** The price of "Make it bigger" (migration 0041). */
+  upscale_cost: Generated<number>
   /** HD's price a version; NULL: twice the image cost (migration 2026-11-26-0040). */
   hd_image_cost: Generated<number | null>
   /** Credits a sharer earns when a visitor they referred first buys (migration 0042). */

@@ -10,6 +10,8 @@ export interface JobPayloads {
   send_password_reset: { email: string }
   generate_image: { taskId: string }
   generate_video: { taskId: string }
+  /** "Make it bigger" of a finished version (decision 0036). */
+  upscale_image: { taskId: string }
   /** Queued by the generation_tasks trigger when long work ends (migration 0023). */
   send_task_end_email: { taskId: string }
   expire_media: Record<string, never>

@@ -46,6 +46,10 @@ const workerFields = sharedFields.extend({
   // One image call; image edits take 20-120 s and up to a few minutes under load.
   PROVIDER_TIMEOUT_MS: positiveInt(300_000),
   FFMPEG_PATH: optionalString,
+  // Pictures enlarged at once by "Make it bigger": each keeps a CPU core busy (decision 0036).
+  UPSCALE_CONCURRENCY: positiveInt(1),
+  // Where the upscaler's x2/x4 model folders are; unset = the @upscalerjs/esrgan-slim package's own.
+  UPSCALE_MODEL_DIR: optionalString,
   // A running generation task beats every TASK_HEARTBEAT_MS; silent for TASK_STALL_MS, it is recovered.
   TASK_HEARTBEAT_MS: positiveInt(5_000),
   TASK_STALL_MS: positiveInt(60_000),

@@ -16,10 +16,10 @@ export interface Lane {
   crontab?: string
 }
 
-type LaneEnv = Pick<WorkerEnv, 'IMAGE_CONCURRENCY' | 'VIDEO_CONCURRENCY' | 'WORKER_CONCURRENCY'>
+type LaneEnv = Pick<WorkerEnv, 'IMAGE_CONCURRENCY' | 'VIDEO_CONCURRENCY' | 'WORKER_CONCURRENCY' | 'UPSCALE_CONCURRENCY'>
 
 export function lanes(env: LaneEnv): Lane[] {
-  return [imageLane(env), videoLane(env), backgroundLane(env)]
+  return [imageLane(env), videoLane(env), upscaleLane(env), backgroundLane(env)]
 }
 
 function imageLane(env: LaneEnv): Lane {
@@ -30,9 +30,14 @@ function videoLane(env: LaneEnv): Lane {
   return { name: 'video', concurrency: env.VIDEO_CONCURRENCY, taskList: tasks(['generate_video']) }
 }
 
+/** "Make it bigger" runs a model on the CPU: few at once, apart from the waiting on providers. */
+function upscaleLane(env: LaneEnv): Lane {
+  return { name: 'upscale', concurrency: env.UPSCALE_CONCURRENCY, taskList: tasks(['upscale_image']) }
+}
+
 /** Emails and maintenance, with the recurring jobs. */
 function backgroundLane(env: LaneEnv): Lane {
-  const generation: JobName[] = ['generate_image', 'generate_video']
+  const generation: JobName[] = ['generate_image', 'generate_video', 'upscale_image']
   const rest = (Object.keys(taskList) as JobName[]).filter((name) => !generation.includes(name))
   return { name: 'background', concurrency: env.WORKER_CONCURRENCY, taskList: tasks(rest), crontab }
 }

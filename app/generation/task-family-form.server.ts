@@ -2,12 +2,14 @@ import { json, redirect } from '@remix-run/node'
 import { z } from 'zod'
 import { likenessFixSchema } from '#domain/generation/likeness-fix.ts'
 import { fixTask, rerollTask } from '#domain/generation/task-family.server.ts'
+import { upscaleRequestSchema } from '#domain/generation/upscale-params.ts'
+import { upscaleTask } from '#domain/generation/upscale-request.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getClientAddress } from '#platform/client-address.server.ts'
 
 /**
- * The result panel's Re-roll and "Doesn't look like my pet?" forms: plain url-encoded posts to the
+ * The result panel's Re-roll, "Doesn't look like my pet?" and "Make it bigger" forms: plain url-encoded posts to the
  * page's own action (the generator and /history), the same work as the API without JavaScript.
  * Success opens the new task on /generate; a refusal comes back beside the form it belongs to.
  */
@@ -15,6 +17,7 @@ import { getClientAddress } from '#platform/client-address.server.ts'
 const familyFormSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('reroll'), taskId: z.string() }),
   likenessFixSchema.extend({ intent: z.literal('fix'), taskId: z.string() }),
+  upscaleRequestSchema.extend({ intent: z.literal('upscale'), taskId: z.string() }),
 ])
 
 type Intent = z.infer<typeof familyFormSchema>['intent']
@@ -24,23 +27,27 @@ export interface TaskFamilyActionData {
   taskFamily: { taskId: string; intent: Intent; message: string; needPurchase: boolean }
 }
 
-const intents: readonly string[] = ['reroll', 'fix'] satisfies Intent[]
+const intents: readonly Intent[] = ['reroll', 'fix', 'upscale']
 
-/** Whether a posted form is a re-roll or a fix (its `intent`). */
-export const isTaskFamilyForm = (form: FormData) => intents.includes(String(form.get('intent')))
+const intentOf = (form: FormData) => intents.find((intent) => intent === form.get('intent'))
+
+/** Whether a posted form is a re-roll, a fix or "Make it bigger" (its `intent`). */
+export const isTaskFamilyForm = (form: FormData) => intentOf(form) !== undefined
 
 export async function answerTaskFamilyForm(request: Request, form: FormData, userId: string) {
   const requester = { userId, clientAddress: getClientAddress(request) }
   const taskId = String(form.get('taskId') ?? '')
-  const intent = form.get('intent') === 'fix' ? 'fix' : 'reroll'
+  const intent = intentOf(form) ?? 'reroll'
   const refuse = (status: number, message: string, needPurchase = false) =>
     json<TaskFamilyActionData>({ taskFamily: { taskId, intent, message, needPurchase } }, { status })
-  if (!isTaskFamilyForm(form)) return refuse(400, 'Unknown form: expected a re-roll or a likeness fix')
+  if (!isTaskFamilyForm(form)) return refuse(400, 'Unknown form: expected a re-roll, a likeness fix or an upscale')
   const parsed = familyFormSchema.safeParse({
     intent: form.get('intent'),
     taskId,
     reasons: form.getAll('reasons'),
     note: form.get('note') ?? '',
+    index: form.get('index') ?? undefined,
+    scale: form.get('scale') ?? undefined,
   })
   if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? 'Invalid request')
   const value = parsed.data
@@ -48,7 +55,9 @@ export async function answerTaskFamilyForm(request: Request, form: FormData, use
     const { taskId: newTaskId } =
       value.intent === 'reroll'
         ? await rerollTask(getDb(), requester, value.taskId)
-        : await fixTask(getDb(), requester, value.taskId, { reasons: value.reasons, note: value.note })
+        : value.intent === 'upscale'
+          ? await upscaleTask(getDb(), userId, value.taskId, value)
+          : await fixTask(getDb(), requester, value.taskId, { reasons: value.reasons, note: value.note })
     return redirect(`/generate?task=${newTaskId}`)
   } catch (error) {
     if (!(error instanceof HttpError)) throw error

@@ -4,6 +4,9 @@ import type { TaskFamilyActionData } from '#app/generation/task-family-form.serv
 import { FIX_NOTE_MAX_LENGTH, LIKENESS_FIX_REASONS } from '#domain/generation/likeness-fix.ts'
 import type { TaskFamilyView } from '#domain/generation/task-family.server.ts'
 import type { TaskStatus } from '#platform/db-schema.ts'
+import type { TaskImage } from '#domain/generation/task-view.ts'
+import { UpscaleForm } from './upscale-form.tsx'
+import { credits } from './credits-label.ts'
 
 /**
  * Under a finished portrait: where it came from and what was made from it (links that open each on
@@ -12,12 +15,14 @@ import type { TaskStatus } from '#platform/db-schema.ts'
  */
 
 interface TaskFamilyControlsProps {
-  task: { id: string; status: TaskStatus }
+  task: { id: string; status: TaskStatus; images?: TaskImage[] }
   /** One version's cost, what a re-roll or a paid fix takes. */
   cost: number
   /** The family, when the page loaded it; else the free fixes a run includes are explained. */
   family: TaskFamilyView | null
   freeLikenessFixes: number
+  /** The price of "Make it bigger". */
+  upscaleCost: number
   /** The page's own action. */
   action: string
 }
@@ -29,9 +34,16 @@ const statusLabels: Record<TaskStatus, string> = {
   failed: 'failed',
 }
 
-const credits = (cost: number) => `${cost} ${cost === 1 ? 'credit' : 'credits'}`
+const childNames = { reroll: 'Re-roll', fix: 'Likeness fix', upscale: 'Made bigger' } as const
 
-export function TaskFamilyControls({ task, cost, family, freeLikenessFixes, action }: TaskFamilyControlsProps) {
+export function TaskFamilyControls({
+  task,
+  cost,
+  family,
+  freeLikenessFixes,
+  upscaleCost,
+  action,
+}: TaskFamilyControlsProps) {
   const answer = useActionData<TaskFamilyActionData>()
   const refusal = answer?.taskFamily?.taskId === task.id ? answer.taskFamily : null
   const noteId = useId()
@@ -93,6 +105,9 @@ export function TaskFamilyControls({ task, cost, family, freeLikenessFixes, acti
           </form>
         </details>
       ) : null}
+      {task.status === 'completed' ? (
+        <UpscaleForm task={task} cost={upscaleCost} action={action} open={refusal?.intent === 'upscale'} />
+      ) : null}
     </div>
   )
 }
@@ -111,8 +126,7 @@ function FamilyLinks({ family }: { family: TaskFamilyView }) {
         <ul>
           {family.children.map((child) => (
             <li key={child.id}>
-              <a href={`/generate?task=${child.id}`}>{child.kind === 'fix' ? 'Likeness fix' : 'Re-roll'}</a> (
-              {statusLabels[child.status]})
+              <a href={`/generate?task=${child.id}`}>{childNames[child.kind]}</a> ({statusLabels[child.status]})
             </li>
           ))}
         </ul>

@@ -105,6 +105,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     cost: settings.imageGenerationCreditCost,
     hdCost: settings.hdImageCost,
     freeLikenessFixes: settings.freeLikenessFixes,
+    upscaleCost: settings.upscaleCost,
     offlineRenderer: getEnv().IMAGE_PROVIDER === 'local',
     task,
     family: user && task ? await findTaskFamily(db, user.id, task.id) : null,
@@ -149,6 +150,7 @@ export default function Generate() {
     task,
     family,
     freeLikenessFixes,
+    upscaleCost,
     pets,
     chosenPet,
     chosenStyle,
@@ -183,6 +185,7 @@ export default function Generate() {
           task={shown}
           cost={cost}
           freeLikenessFixes={freeLikenessFixes}
+          upscaleCost={upscaleCost}
           family={shown.id === task?.id ? family : null}
         />
       )}
@@ -314,11 +317,12 @@ interface PortraitResultProps {
   task: ClientTask
   cost: number
   freeLikenessFixes: number
+  upscaleCost: number
   /** The shown task's family, when the loader found the task. */
   family: TaskFamilyView | null
 }
 
-function PortraitResult({ task, cost, freeLikenessFixes, family }: PortraitResultProps) {
+function PortraitResult({ task, cost, freeLikenessFixes, upscaleCost, family }: PortraitResultProps) {
   const url = task.result?.imageUrl
   return (
     <>
@@ -342,6 +346,7 @@ function PortraitResult({ task, cost, freeLikenessFixes, family }: PortraitResul
         cost={cost}
         family={family}
         freeLikenessFixes={freeLikenessFixes}
+        upscaleCost={upscaleCost}
         action={`${PORTRAITS.page}?task=${task.id}`}
       />
       <KeptInHistory what="All your portraits are" history="/history" />

@@ -57,13 +57,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (items.length === 0 && pagination.pages > 0 && page > pagination.pages) {
     throw redirect(pageHref(kind, pagination.pages))
   }
-  const { imageGenerationCreditCost: cost, freeLikenessFixes } = settings
+  const { imageGenerationCreditCost: cost, freeLikenessFixes, upscaleCost } = settings
   const withPhoto = await tasksWithPhoto(
     getDb(),
     user.id,
     items.map((item) => item.id),
   )
-  return json({ kind, items, pagination, cost, freeLikenessFixes, withPhoto })
+  return json({ kind, items, pagination, cost, freeLikenessFixes, upscaleCost, withPhoto })
 }
 
 const deleteSchema = z.object({
@@ -109,7 +109,7 @@ async function answerDeletePhoto(request: Request, form: FormData, userId: strin
 }
 
 export default function History() {
-  const { kind, items, pagination, cost, freeLikenessFixes, withPhoto } = useLoaderData<typeof loader>()
+  const { kind, items, pagination, cost, freeLikenessFixes, upscaleCost, withPhoto } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   // A refused re-roll or fix shows beside its own card (TaskFamilyControls).
   const deletion = actionData && 'result' in actionData ? actionData.result : undefined
@@ -149,6 +149,7 @@ export default function History() {
               page={pagination.page}
               cost={cost}
               freeLikenessFixes={freeLikenessFixes}
+              upscaleCost={upscaleCost}
               hasPhoto={withPhoto.includes(item.id)}
             />
           ))}
@@ -174,11 +175,12 @@ interface HistoryCardProps {
   /** An image version's cost and the free fixes a run includes, for the re-roll and fix forms. */
   cost: number
   freeLikenessFixes: number
+  upscaleCost: number
   /** The photo it was made from is still kept: "Delete my photo now" is offered. */
   hasPhoto: boolean
 }
 
-function HistoryCard({ item, kind, page, cost, freeLikenessFixes, hasPhoto }: HistoryCardProps) {
+function HistoryCard({ item, kind, page, cost, freeLikenessFixes, upscaleCost, hasPhoto }: HistoryCardProps) {
   const navigation = useNavigation()
   const deleting = navigation.formData?.get('id') === item.id && !navigation.formData.has('intent')
   const { noun } = resourceKinds[kind]
@@ -242,10 +244,11 @@ function HistoryCard({ item, kind, page, cost, freeLikenessFixes, hasPhoto }: Hi
       ) : null}
       {kind === 'image' ? (
         <TaskFamilyControls
-          task={{ id: item.id, status: 'completed' }}
+          task={{ id: item.id, status: 'completed', images: item.images }}
           cost={cost}
           family={null}
           freeLikenessFixes={freeLikenessFixes}
+          upscaleCost={upscaleCost}
           action={pageHref(kind, page)}
         />
       ) : null}

@@ -29,6 +29,8 @@ export type RefundReason =
   | 'interrupted'
   /** The task's job was lost before it could run. */
   | 'not_scheduled'
+  /** The upscaler could not enlarge the picture ("Make it bigger"). */
+  | 'not_enlarged'
   /** Something of ours failed. */
   | 'internal'
 
@@ -52,6 +54,7 @@ const phrases: Record<RefundReason, (it: string) => string> = {
   photo_gone: (it) => `the uploaded photo was no longer there to make ${it}`,
   interrupted: (it) => `${it} was interrupted too many times`,
   not_scheduled: (it) => `${it} could not be scheduled`,
+  not_enlarged: (it) => `${it} could not be enlarged`,
   internal: (it) => `something went wrong on our side while making ${it}`,
 }
 

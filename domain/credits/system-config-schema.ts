@@ -15,6 +15,7 @@ const specSettingLabels = {
 /** A new setting slots in here, with its column in system-config.server.ts. */
 const laterSettingLabels = {
   freeLikenessFixes: 'Free likeness fixes per paid run',
+  upscaleCost: 'Make it bigger (upscale) cost',
   hdImageCost: 'HD image generation cost',
   referralCredits: 'Referral credits (a referred visitor’s first purchase)',
   referralMaxPerMonth: 'Referral rewards per sharer per month',
@@ -38,6 +39,7 @@ export const systemSettingsSchema = z.object({
   videoGenerationCreditCost: creditSetting(systemSettingLabels.videoGenerationCreditCost),
   fastVideoGenerationCreditCost: creditSetting(systemSettingLabels.fastVideoGenerationCreditCost),
   freeLikenessFixes: creditSetting(systemSettingLabels.freeLikenessFixes).optional(),
+  upscaleCost: creditSetting(systemSettingLabels.upscaleCost).optional(),
   hdImageCost: creditSetting(systemSettingLabels.hdImageCost).optional(),
   referralCredits: creditSetting(systemSettingLabels.referralCredits).optional(),
   referralMaxPerMonth: creditSetting(systemSettingLabels.referralMaxPerMonth).optional(),

@@ -9,6 +9,8 @@ export const defaultSystemConfig = {
   fastVideoGenerationCreditCost: 10,
   /** Likeness fixes each paid image run includes for free (decision 0030). */
   freeLikenessFixes: 1,
+  /** The price of one "Make it bigger" (decision 0036). */
+  upscaleCost: 2,
   /** HD's price a version (decision 0035): twice the image cost until a superadmin sets it. */
   hdImageCost: 4,
   /** What a sharer earns when a visitor they referred first buys, and how often a month (decision 0037). */
@@ -27,6 +29,7 @@ export async function getSystemConfig(db: DB | Tx): Promise<SystemSettings> {
     videoGenerationCreditCost: row.video_generation_credit_cost,
     fastVideoGenerationCreditCost: row.fast_video_generation_credit_cost,
     freeLikenessFixes: row.free_likeness_fixes,
+    upscaleCost: row.upscale_cost,
     hdImageCost: row.hd_image_cost ?? row.image_generation_credit_cost * 2,
     referralCredits: row.referral_credits,
     referralMaxPerMonth: row.referral_max_per_month,
@@ -44,6 +47,7 @@ export async function saveSystemConfig(db: DB | Tx, settings: SystemSettingsUpda
     video_generation_credit_cost: settings.videoGenerationCreditCost,
     fast_video_generation_credit_cost: settings.fastVideoGenerationCreditCost,
     ...(settings.freeLikenessFixes === undefined ? {} : { free_likeness_fixes: settings.freeLikenessFixes }),
+    ...(settings.upscaleCost === undefined ? {} : { upscale_cost: settings.upscaleCost }),
     ...(settings.hdImageCost === undefined ? {} : { hd_image_cost: settings.hdImageCost }),
     ...(settings.referralCredits === undefined ? {} : { referral_credits: settings.referralCredits }),
     ...(settings.referralMaxPerMonth === undefined ? {} : { referral_max_per_month: settings.referralMaxPerMonth }),

@@ -173,7 +173,7 @@ export const fixTask = (db: DB, requester: Requester, taskId: string, fix: Liken
 
 export interface TaskFamilyView {
   parent: { id: string; status: TaskStatus } | null
-  children: { id: string; status: TaskStatus; kind: 'reroll' | 'fix' }[]
+  children: { id: string; status: TaskStatus; kind: 'reroll' | 'fix' | 'upscale' }[]
   /** Free likeness fixes the task's family has left. */
   freeFixesLeft: number
 }
@@ -199,7 +199,7 @@ export async function findTaskFamily(db: DB, userId: string, taskId: string): Pr
       : undefined,
     db
       .selectFrom('generation_tasks')
-      .select(['id', 'status', 'params'])
+      .select(['id', 'status', 'params', 'source'])
       .where('parent_task_id', '=', task.id)
       .where('user_id', '=', userId)
       .orderBy('created_at')
@@ -213,7 +213,7 @@ export async function findTaskFamily(db: DB, userId: string, taskId: string): Pr
     children: children.map((child) => ({
       id: child.id,
       status: child.status,
-      kind: 'likenessFix' in child.params ? 'fix' : 'reroll',
+      kind: child.source === 'upscale' ? 'upscale' : 'likenessFix' in child.params ? 'fix' : 'reroll',
     })),
     freeFixesLeft: family ? family.free_fixes_included - family.free_fixes_used : unclaimed,
   }

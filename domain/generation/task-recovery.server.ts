@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import type { DB, Tx } from '#platform/db.server.ts'
+import type { TaskSource } from '#platform/db-schema.ts'
 import { enqueueJob } from '#platform/jobs.server.ts'
 import { failTask, requeueTask } from '#domain/generation/task-states.server.ts'
 
@@ -19,6 +20,7 @@ import { failTask, requeueTask } from '#domain/generation/task-states.server.ts'
 
 interface StalledTask {
   id: string
+  source: TaskSource
   job_id: number | null
   task_identifier: string | null
   locked_by: string | null
@@ -33,7 +35,7 @@ const NO_JOB_REASON = 'The generation could not be scheduled. Your credits have 
 export async function recoverStalledTasks(db: DB, stallMs: number) {
   const stale = sql`now() - make_interval(secs => ${stallMs / 1000})`
   const { rows } = await sql<StalledTask>`
-    SELECT t.id, j.id AS job_id, j.task_identifier, j.locked_by, j.attempts, j.max_attempts,
+    SELECT t.id, t.source, j.id AS job_id, j.task_identifier, j.locked_by, j.attempts, j.max_attempts,
       EXISTS (
         SELECT 1 FROM graphile_worker.jobs other
         JOIN generation_tasks beating ON other.key = beating.id::text
@@ -81,7 +83,12 @@ export async function recoverStalledTasks(db: DB, stallMs: number) {
 
 /** A new job for the task, with the attempts its left-behind one still had. */
 async function replaceJob(tx: Tx, task: StalledTask) {
-  const name = task.task_identifier === 'generate_video' ? 'generate_video' : 'generate_image'
+  const name =
+    task.source === 'upscale'
+      ? 'upscale_image'
+      : task.task_identifier === 'generate_video'
+        ? 'generate_video'
+        : 'generate_image'
   await enqueueJob(
     tx,
     name,

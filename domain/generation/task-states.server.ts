@@ -66,6 +66,7 @@ export interface StoredVersion {
   height?: number | null
   /** Who made it, when this attempt asked a provider (decision 0033); else the task's provider. */
   provider?: string
+  /** The model, when known (an upscale's, or its Lanczos fallback, decision 0036). */
   model?: string | null
   /** The HD edge of the provider that made it (decision 0035), when this attempt asked one. */
   hdLongEdge?: number

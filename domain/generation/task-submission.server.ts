@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { TaskKind, User } from '#platform/db-schema.ts'
+import type { TaskKind, TaskSource, User } from '#platform/db-schema.ts'
 import type { DB, Tx } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { enqueueJob } from '#platform/jobs.server.ts'
@@ -35,7 +35,7 @@ export interface NewTask {
   id: string
   userId: string
   kind: TaskKind
-  source: 'generate' | 'template'
+  source: TaskSource
   params: Record<string, unknown>
   inputKeys: string[]
   provider: string
@@ -94,7 +94,7 @@ export async function createPaidTask(db: DB, task: NewTask) {
     const placement = (await task.beforeQueue?.(tx)) ?? {}
     await enqueueJob(
       tx,
-      jobFor[task.kind],
+      task.source === 'upscale' ? 'upscale_image' : jobFor[task.kind],
       { taskId: task.id },
       { maxAttempts: GENERATION_MAX_ATTEMPTS, jobKey: task.id, runAt: placement.runAt },
     )

@@ -49,6 +49,8 @@ export interface TaskImage {
   /** Which provider and model made it (decision 0033); null when not recorded (older versions). */
   provider: string | null
   model: string | null
+  /** An upscale made with sharp's Lanczos because the model could not load (decision 0036). */
+  enlargedWithoutModel?: boolean
 }
 
 type KnownAfterFirstRead =

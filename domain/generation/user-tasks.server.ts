@@ -8,6 +8,7 @@ import { HttpError, notFound } from '#domain/http-error.server.ts'
 import { printReadiness } from '#domain/media/print-readiness.ts'
 import { mediaUrl } from '#domain/media/media-url.ts'
 import type { TaskImage, TaskView } from '#domain/generation/task-view.ts'
+import { UPSCALE_FALLBACK } from '#domain/generation/upscale-params.ts'
 
 /**
  * What routes do with a user's generation tasks: the reads behind the task API, the sidebar and
@@ -19,8 +20,8 @@ const uuid = z.string().uuid()
 export const isTaskId = (value: unknown): value is string => uuid.safeParse(value).success
 
 const descriptions: Record<TaskKind, Record<GenerationTask['source'], string>> = {
-  image: { generate: 'Generate pet portrait', template: 'Generate from template' },
-  video: { generate: 'Generate pet video', template: 'Generate pet video' },
+  image: { generate: 'Generate pet portrait', template: 'Generate from template', upscale: 'Make it bigger' },
+  video: { generate: 'Generate pet video', template: 'Generate pet video', upscale: 'Generate pet video' },
 }
 
 /** The columns of a task plus where it stands in the shared queue. */
@@ -86,6 +87,7 @@ const versionViews = (versions: VersionRow[]): TaskImage[] =>
     print: width && height ? printReadiness(width, height) : null,
     provider,
     model,
+    ...(model === UPSCALE_FALLBACK ? { enlargedWithoutModel: true } : {}),
   }))
 
 export type TaskWithQueue = GenerationTask & {

@@ -130,6 +130,19 @@ test('without JavaScript the form still submits and the page shows the task', as
   await expect(page).toHaveURL(/\/generate\?task=[0-9a-f-]{36}$/)
   await reloadUntilCompleted(page)
   await expect(page.getByRole('link', { name: 'Download' })).toHaveAttribute('href', /download=pet-portrait-/)
+
+  // "Make it bigger" is a plain form too: it opens the new task, paid for and running (a 1024 px
+  // portrait takes the model up to a minute here, so the test does not wait for it).
+  const parentUrl = page.url()
+  await expect(page.getByText('You have 8 credits.')).toBeVisible()
+  const upscale = page.locator('details.upscale')
+  await upscale.locator('summary').click()
+  await upscale.getByRole('radio', { name: /×2/ }).check()
+  await upscale.getByRole('button', { name: 'Make it bigger' }).click()
+  await expect(page).toHaveURL(/\/generate\?task=[0-9a-f-]{36}$/)
+  expect(page.url()).not.toBe(parentUrl)
+  await expect(page.getByText('You have 6 credits.')).toBeVisible()
+  await expect(page.getByRole('progressbar', { name: 'Progress' })).toBeVisible()
   await context.close()
 })
 

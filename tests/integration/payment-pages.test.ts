@@ -193,6 +193,7 @@ describe('/payment-review', () => {
       intent: 'settings',
       ...settings,
       freeLikenessFixes: '2',
+      upscaleCost: '3',
       hdImageCost: '7',
     })
     expect(saved.status).toBe(200)
@@ -203,6 +204,7 @@ describe('/payment-review', () => {
       videoGenerationCreditCost: 25,
       fastVideoGenerationCreditCost: 12,
       freeLikenessFixes: 2,
+      upscaleCost: 3,
       hdImageCost: 7,
       referralCredits: 20,
       referralMaxPerMonth: 10,

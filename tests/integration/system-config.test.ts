@@ -67,12 +67,13 @@ test('a superadmin PUT answers message and settings, and the new costs apply at 
     status: 200,
     body: { message: 'System settings updated successfully', settings: newSettings },
   })
-  // Settings added since the spec's four (freeLikenessFixes, the referral reward) keep their values;
+  // Settings added since the spec's four (freeLikenessFixes, upscaleCost, the referral reward) keep their values;
   // HD's price, never set, follows the image cost (twice it).
   expect((await getConfig()).body).toEqual({
     ...newSettings,
     freeLikenessFixes: 1,
     hdImageCost: 8,
+    upscaleCost: 2,
     referralCredits: 20,
     referralMaxPerMonth: 10,
   })

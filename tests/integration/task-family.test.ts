@@ -250,6 +250,7 @@ test("system config: a PUT with the spec's four fields answers as before and kee
     ...four,
     freeLikenessFixes: 3,
     hdImageCost: 2 * four.imageGenerationCreditCost,
+    upscaleCost: 2,
     referralCredits: 20,
     referralMaxPerMonth: 10,
   })

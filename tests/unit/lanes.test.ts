@@ -42,14 +42,22 @@ test('current models by default', () => {
 })
 
 test('each lane takes only its own jobs; generation never shares a lane with email or maintenance', () => {
-  const [image, video, background] = lanes({ IMAGE_CONCURRENCY: 16, VIDEO_CONCURRENCY: 8, WORKER_CONCURRENCY: 2 })
+  const [image, video, upscale, background] = lanes({
+    IMAGE_CONCURRENCY: 16,
+    VIDEO_CONCURRENCY: 8,
+    UPSCALE_CONCURRENCY: 1,
+    WORKER_CONCURRENCY: 2,
+  })
   expect(image).toMatchObject({ name: 'image', concurrency: 16 })
   expect(Object.keys(image.taskList)).toEqual(['generate_image'])
   expect(video).toMatchObject({ name: 'video', concurrency: 8 })
   expect(Object.keys(video.taskList)).toEqual(['generate_video'])
+  expect(upscale).toMatchObject({ name: 'upscale', concurrency: 1 })
+  expect(Object.keys(upscale.taskList)).toEqual(['upscale_image'])
   expect(background).toMatchObject({ name: 'background', concurrency: 2 })
   expect(Object.keys(background.taskList)).toContain('send_email')
   expect(Object.keys(background.taskList)).not.toContain('generate_image')
+  expect(Object.keys(background.taskList)).not.toContain('upscale_image')
   expect(background.crontab).toContain('recover_stalled_tasks')
   expect(image.crontab).toBeUndefined()
 })

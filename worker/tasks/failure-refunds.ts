@@ -12,8 +12,22 @@ export class PhotoGoneError extends ProviderError {
   }
 }
 
+/**
+ * The upscaler failed on a picture ("Make it bigger"): retried while attempts are left, unless the
+ * picture itself cannot be read (no attempt would read it).
+ */
+export class UpscaleError extends ProviderError {
+  constructor(cause: unknown, { retryable }: { retryable: boolean }) {
+    super(`The picture could not be enlarged: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      retryable,
+      cause,
+    })
+  }
+}
+
 export function refundReasonOf(error: unknown): RefundReason {
   if (error instanceof PhotoGoneError) return 'photo_gone'
+  if (error instanceof UpscaleError) return 'not_enlarged'
   if (!(error instanceof ProviderError)) return 'internal'
   if (error.refused) return 'refused'
   if (error.quotaExhausted) return 'quota'

@@ -6,6 +6,7 @@ import { cleanupSessions } from './cleanup-sessions.ts'
 import { expireMedia } from './expire-media.ts'
 import { generateImage } from './generate-image.ts'
 import { generateVideo } from './generate-video.ts'
+import { upscaleImage } from './upscale-image.ts'
 import { recoverStalled } from './recover-stalled-tasks.ts'
 import { rollupAnalytics } from './rollup-analytics.ts'
 import { sendEmail } from './send-email.ts'
@@ -23,6 +24,7 @@ export const taskList: Partial<Record<JobName, TaskList[string]>> = withRequestI
   send_password_reset: sendPasswordReset,
   generate_image: generateImage,
   generate_video: generateVideo,
+  upscale_image: upscaleImage,
   expire_media: expireMedia,
   recover_stalled_tasks: recoverStalled,
   rollup_analytics: rollupAnalytics,

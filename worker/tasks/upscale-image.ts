@@ -1,0 +1,50 @@
+import type { Task } from 'graphile-worker'
+import sharp from 'sharp'
+import { upscaleParamsSchema } from '#domain/generation/upscale-params.ts'
+import { getWorkerEnv } from '#worker/env.ts'
+import { ProviderError } from '#worker/providers/types.ts'
+import { upscaleImage as enlarge } from '#worker/upscale/upscaler.ts'
+import { UpscaleError } from './failure-refunds.ts'
+import { runGeneration, type GenerationJob } from './run-generation.ts'
+
+/**
+ * "Make it bigger": the upscale task's one input is the version it enlarges (its input key), run
+ * through the upscaler (worker/upscale) like a provider, so storing, completing, retries, refunds
+ * and the live stream are those of every task (run-generation.ts). Decision 0036.
+ */
+function upscaleGeneration(modelDir?: string): GenerationJob {
+  return {
+    jobName: 'upscale_image',
+    providerName: 'upscaler',
+    async produce(task, inputs, context) {
+      const parsed = upscaleParamsSchema.safeParse(task.params)
+      if (!parsed.success || !inputs[0])
+        throw new ProviderError('The upscale options are invalid.', { retryable: false })
+      await sharp(inputs[0].bytes)
+        .metadata()
+        .catch((error: unknown) => {
+          throw new UpscaleError(error, { retryable: false })
+        })
+      try {
+        const made = await enlarge(inputs[0].bytes, parsed.data.upscale.scale, {
+          modelDir,
+          signal: context.signal,
+          onProgress: (percent) => void context.onProgress(percent),
+        })
+        return {
+          images: [{ bytes: made.bytes, mimeType: made.mimeType }],
+          madeBy: { provider: 'upscaler', model: made.model },
+        }
+      } catch (error) {
+        throw new UpscaleError(error, { retryable: true })
+      }
+    },
+  }
+}
+
+let job: GenerationJob | undefined
+
+export const upscaleImage: Task = (payload, helpers) => {
+  job ??= upscaleGeneration(getWorkerEnv().UPSCALE_MODEL_DIR)
+  return runGeneration(payload, helpers, job)
+}
