@@ -29,11 +29,11 @@ export const favouriteSchema = z.object({
 })
 
 /** The user's own image task, or 404. */
-async function ownImageTask(db: DB, userId: string, taskId: string) {
+export async function ownImageTask(db: DB, userId: string, taskId: string) {
   const task = isTaskId(taskId)
     ? await db
         .selectFrom('generation_tasks')
-        .select(['id', 'status', 'variants'])
+        .select(['id', 'status', 'variants', 'family_root_id'])
         .where('id', '=', taskId)
         .where('user_id', '=', userId)
         .where('kind', '=', 'image')

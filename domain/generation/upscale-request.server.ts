@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import sharp from 'sharp'
-import { z } from 'zod'
 import type { DB } from '#platform/db.server.ts'
 import { getMediaBytes, getStorage } from '#platform/storage.server.ts'
-import { HttpError, notFound } from '#domain/http-error.server.ts'
+import { HttpError } from '#domain/http-error.server.ts'
 import { createPaidTask } from './task-submission.server.ts'
+import { ownImageTask } from './task-versions.server.ts'
 import { MAX_UPSCALED_SIDE, type UpscaleParams, type UpscaleRequest } from './upscale-params.ts'
 
 /**
@@ -13,19 +13,8 @@ import { MAX_UPSCALED_SIDE, type UpscaleParams, type UpscaleRequest } from './up
  * every submission and refunded by the worker when it fails. Decision 0036.
  */
 
-const isTaskId = (value: string) => z.string().uuid().safeParse(value).success
-
 async function findVersion(db: DB, userId: string, taskId: string, index: number) {
-  const task = isTaskId(taskId)
-    ? await db
-        .selectFrom('generation_tasks')
-        .select(['id', 'status', 'family_root_id'])
-        .where('id', '=', taskId)
-        .where('user_id', '=', userId)
-        .where('kind', '=', 'image')
-        .executeTakeFirst()
-    : undefined
-  if (!task) throw notFound('Task not found')
+  const task = await ownImageTask(db, userId, taskId)
   if (task.status !== 'completed') throw new HttpError(409, 'Only a finished portrait can be made bigger')
   const version = await db
     .selectFrom('task_versions')
