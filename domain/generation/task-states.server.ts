@@ -6,7 +6,7 @@ import { hdShortfall } from './hd-shortfall.ts'
 import type { RefundReason } from '#domain/credits/refund-reasons.ts'
 import { returnFreeFix } from './free-fixes.server.ts'
 import { MEDIA_RETENTION_DAYS } from './task-view.ts'
-import { taskKeys, versionKeysColumn } from '#domain/generation/user-tasks.server.ts'
+import { taskKeys, madeKeysColumn } from '#domain/generation/user-tasks.server.ts'
 
 /**
  * The state changes the worker makes to generation tasks. A task moves
@@ -226,7 +226,7 @@ export async function expireTasks(db: DB, now = new Date(), batchSize = 200) {
   for (;;) {
     const batch = await db
       .selectFrom('generation_tasks')
-      .select(['id', 'input_keys', 'result_key', versionKeysColumn])
+      .select(['id', 'input_keys', 'result_key', madeKeysColumn])
       .where('expires_at', '<=', now)
       .orderBy('expires_at')
       .limit(batchSize)

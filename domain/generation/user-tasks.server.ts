@@ -201,26 +201,31 @@ export async function listHistory(db: DB, userId: string, kind: TaskKind, query:
 
 export type HistoryItem = Awaited<ReturnType<typeof listHistory>>['items'][number]
 
-/** Every version's key, for a query on `generation_tasks` (not aliased). */
-export const versionKeysColumn = sql<
-  string[]
->`ARRAY(SELECT v.key FROM task_versions v WHERE v.task_id = generation_tasks.id)`.as('version_keys')
+/**
+ * Every file made from a task, for a query on `generation_tasks` (not aliased): each version, and
+ * the copies its share pages serve (decision 0037), which go with the task.
+ */
+export const madeKeysColumn = sql<string[]>`ARRAY(
+  SELECT v.key FROM task_versions v WHERE v.task_id = generation_tasks.id
+  UNION ALL
+  SELECT k FROM share_pages s, unnest(ARRAY[s.image_key, s.card_key]) AS k WHERE s.task_id = generation_tasks.id
+)`.as('made_keys')
 
 /**
- * The stored files a task owns: its result, every version and the uploads under its own prefix. A
+ * The stored files a task owns: its result, what was made from it and the uploads under its own prefix. A
  * re-roll or a likeness fix reuses its parent's photo without owning it, so deleting one never
  * takes the photo from the rest of its family (decision 0030).
  */
-export function taskKeys(task: Pick<GenerationTask, 'id' | 'input_keys' | 'result_key'> & { version_keys: string[] }) {
+export function taskKeys(task: Pick<GenerationTask, 'id' | 'input_keys' | 'result_key'> & { made_keys: string[] }) {
   const owned = task.input_keys.filter((key) => key.startsWith(`tasks/${task.id}/`))
-  return [...new Set([...owned, ...(task.result_key ? [task.result_key] : []), ...task.version_keys])]
+  return [...new Set([...owned, ...(task.result_key ? [task.result_key] : []), ...task.made_keys])]
 }
 
 /** Every stored file of a user's tasks (all under the tasks' own prefixes, shared with nobody). */
 export async function userTaskKeys(db: DB | Tx, userId: string) {
   const tasks = await db
     .selectFrom('generation_tasks')
-    .select(['id', 'input_keys', 'result_key', versionKeysColumn])
+    .select(['id', 'input_keys', 'result_key', madeKeysColumn])
     .where('user_id', '=', userId)
     .execute()
   return tasks.flatMap(taskKeys)
@@ -235,7 +240,7 @@ export async function deleteFinishedTask(db: DB, userId: string, taskId: string,
   const task = isTaskId(taskId)
     ? await db
         .selectFrom('generation_tasks')
-        .select(['id', 'status', 'input_keys', 'result_key', versionKeysColumn])
+        .select(['id', 'status', 'input_keys', 'result_key', madeKeysColumn])
         .where('id', '=', taskId)
         .where('user_id', '=', userId)
         .where('kind', '=', kind)

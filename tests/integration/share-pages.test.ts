@@ -14,6 +14,8 @@ import { rememberSignInAddress } from '#domain/accounts/sign-in-addresses.server
 import { reviewPaymentProof } from '#domain/payments/payments.server.ts'
 import { saveSystemConfig } from '#domain/credits/system-config.server.ts'
 import { deleteAccount } from '#domain/user-management/account-deletion.server.ts'
+import { deleteFinishedTask } from '#domain/generation/user-tasks.server.ts'
+import { expireTasks } from '#domain/generation/task-states.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getStorage, mediaKey } from '#platform/storage.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
@@ -148,6 +150,30 @@ describe('share pages', () => {
     expect((await callRoute(imageLoader, makeRequest(`/p/${slug}/image.webp`), { slug })).status).toBe(404)
     expect((await callRoute(cardLoader, makeRequest(`/p/${slug}/card.jpg`), { slug })).status).toBe(404)
     expect(Date.now() - started).toBeLessThan(1000)
+  })
+
+  it('deleting or expiring the task deletes its share pages and their copies', async () => {
+    const { user, token } = await createTestUser()
+    const rowsOf = async (taskId: string) => {
+      const slug = slugOf((await share(token, taskId, { index: 0 })).body.url!)
+      return db.selectFrom('share_pages').selectAll().where('slug', '=', slug).executeTakeFirstOrThrow()
+    }
+    const deleted = await finishedTask(user.id)
+    const deletedShare = await rowsOf(deleted.taskId)
+    await deleteFinishedTask(db, user.id, deleted.taskId, 'image')
+    const expired = await finishedTask(user.id)
+    const expiredShare = await rowsOf(expired.taskId)
+    await db
+      .updateTable('generation_tasks')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', expired.taskId)
+      .execute()
+    await expireTasks(db)
+    for (const row of [deletedShare, expiredShare]) {
+      expect(await getStorage().stat(row.card_key)).toBeNull()
+      expect(await getStorage().stat(row.image_key)).toBeNull()
+      expect((await page(row.slug)).status).toBe(404)
+    }
   })
 
   it('deleting the account deletes its share pages and their copies', async () => {
