@@ -65,6 +65,27 @@ const routes: RouteCase[] = [
     calls: ['PUT'],
   },
   {
+    file: 'api.async-image.task.$id.photo.ts',
+    guard: 'signed-in',
+    path: `/api/async-image/task/${anId}/photo`,
+    params: { id: anId },
+    calls: ['DELETE'],
+  },
+  {
+    file: 'api.async-image.task.$id.share.ts',
+    guard: 'signed-in',
+    path: `/api/async-image/task/${anId}/share`,
+    params: { id: anId },
+    calls: ['POST'],
+  },
+  {
+    file: 'api.async-image.task.$id.upscale.ts',
+    guard: 'signed-in',
+    path: `/api/async-image/task/${anId}/upscale`,
+    params: { id: anId },
+    calls: ['POST'],
+  },
+  {
     file: 'api.async-image.task.$id.zip.ts',
     guard: 'signed-in',
     path: `/api/async-image/task/${anId}/zip`,
@@ -88,6 +109,8 @@ const routes: RouteCase[] = [
     params: { id: anId },
     calls: ['GET'],
   },
+  { file: 'api.auth.account.ts', guard: 'signed-in', path: '/api/auth/account', calls: ['DELETE'] },
+  { file: 'api.auth.export.ts', guard: 'signed-in', path: '/api/auth/export', calls: ['GET', 'POST'] },
   { file: 'api.auth.forgot-password.ts', guard: 'public' },
   { file: 'api.auth.google.callback.ts', guard: 'public' },
   { file: 'api.auth.google.ts', guard: 'public' },
@@ -148,6 +171,13 @@ const routes: RouteCase[] = [
     calls: ['PUT', 'DELETE'],
   },
   { file: 'api.photo-check.ts', guard: 'signed-in', path: '/api/photo-check', calls: ['POST'] },
+  {
+    file: 'api.share.$slug.ts',
+    guard: 'signed-in',
+    path: `/api/share/a-slug`,
+    params: { slug: 'a-slug' },
+    calls: ['DELETE'],
+  },
   { file: 'api.system-config.ts', guard: 'editSystemConfig', path: '/api/system-config', calls: ['PUT'] },
   {
     file: 'api.userManagement.stats.consumption.ts',
@@ -189,6 +219,8 @@ const routes: RouteCase[] = [
   { file: 'csp-report.ts', guard: 'public' },
   { file: 'email-verified.tsx', guard: 'public' },
   { file: 'forgot-password.tsx', guard: 'public' },
+  // No session: the signed link emailed and shown on /profile is the credential (decision 0038).
+  { file: 'exports.$id.ts', guard: 'public' },
   { file: 'generate-video.tsx', guard: 'generateVideos', path: '/generate-video', calls: ['GET', 'POST'] },
   { file: 'generate.tsx', guard: 'signed-in', path: '/generate', calls: ['POST'] },
   { file: 'healthz.ts', guard: 'public' },
@@ -196,6 +228,10 @@ const routes: RouteCase[] = [
   { file: 'login.tsx', guard: 'public' },
   { file: 'logout.ts', guard: 'public' },
   { file: 'media.$.ts', guard: 'public' },
+  // A share page and its pictures are public for as long as the owner shares them (decision 0037).
+  { file: 'p.$slug.card[.]jpg.ts', guard: 'public' },
+  { file: 'p.$slug.image[.]webp.ts', guard: 'public' },
+  { file: 'p.$slug.tsx', guard: 'public' },
   { file: 'payment-review.tsx', guard: 'reviewPayments', path: '/payment-review', calls: ['GET', 'POST'] },
   // No session: an <img> of another site's front end loads it; the short-lived signature is the credential (decision 0027).
   { file: 'payment-screenshots.$id.ts', guard: 'public' },
@@ -206,6 +242,7 @@ const routes: RouteCase[] = [
   { file: 'register.tsx', guard: 'public' },
   { file: 'robots[.]txt.ts', guard: 'public' },
   { file: 'sitemap[.]xml.ts', guard: 'public' },
+  { file: 'shares.tsx', guard: 'signed-in', path: '/shares', calls: ['GET', 'POST'] },
   { file: 'system-status.tsx', guard: 'viewSystemStatus', path: '/system-status', calls: ['GET'] },
   { file: 'unsubscribe.tsx', guard: 'public' },
   { file: 'update-case.tsx', guard: 'manageGallery', path: '/update-case', calls: ['GET', 'POST'] },

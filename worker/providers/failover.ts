@@ -92,7 +92,7 @@ export async function generateWithFailover(
     if (passedOver) await noteFailover(db, taskId, passedOver, name)
     try {
       const made = await provider.generate({ ...request, versions: asked }, context)
-      if (chain.breakers) await recordSuccess(db, name)
+      if (chain.breakers) await noteAnswered(db, name)
       return { ...made, madeBy: { provider: name, model: provider.model ?? null, hdLongEdge: provider.hdLongEdge } }
     } catch (error) {
       if (!(error instanceof ProviderError) || context.signal.aborted) {
@@ -103,7 +103,7 @@ export async function generateWithFailover(
       const reason = error.reason
       if (!FAILS_OVER.has(reason)) {
         // It answered (a refusal, bad input): the provider works; the version ends here.
-        if (chain.breakers) await recordSuccess(db, name)
+        if (chain.breakers) await noteAnswered(db, name)
         throw error
       }
       if (reason === 'busy') {
@@ -118,6 +118,17 @@ export async function generateWithFailover(
   }
   // Nothing made it: wait when some provider may take it soon, else the last failure decides.
   throw waitError ?? lastError ?? new ProviderError('No image provider is configured.', { retryable: false })
+}
+
+/**
+ * A provider answered: its breaker closes. The answer is not stored yet, so this bookkeeping must
+ * never cost it (decision 0028): a failed write (a full pool, a database that went away) only
+ * leaves the breaker as it was, and the next answer closes it.
+ */
+async function noteAnswered(db: DB, name: string) {
+  await recordSuccess(db, name).catch((error: unknown) =>
+    console.warn(`[worker] recording that ${name} answered failed; its breaker stays as it was: ${error}`),
+  )
 }
 
 async function noteFailover(db: DB, taskId: string, passed: PassedOver, to: string) {
