@@ -161,6 +161,23 @@ describe('failover within the same job', () => {
     expect(await refundsOf(taskId)).toEqual([])
   })
 
+  test("an answer is kept when its breaker's bookkeeping cannot be written: the provider is asked once", async () => {
+    const { taskId } = await newTask()
+    // Every write of the breakers' table fails (as it does on a full pool or a database gone away).
+    await sql`CREATE FUNCTION refuse_breaker_writes() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'breakers unavailable'; END $$`.execute(db)
+    await sql`CREATE TRIGGER refuse_breaker_writes BEFORE UPDATE ON provider_breakers
+      FOR EACH STATEMENT EXECUTE FUNCTION refuse_breaker_writes()`.execute(db)
+    try {
+      expect(await run(taskId)).toMatchObject({ status: 'completed', madeBy: 'openai' })
+      expect(openai.requests).toHaveLength(1)
+      expect(await refundsOf(taskId)).toEqual([])
+    } finally {
+      await sql`DROP TRIGGER refuse_breaker_writes ON provider_breakers`.execute(db)
+      await sql`DROP FUNCTION refuse_breaker_writes()`.execute(db)
+    }
+  })
+
   test('a hanging socket (no headers within PROVIDER_STALL_MS) is a stall: the version moves on at once', async () => {
     openai.setMode('hang')
     const { taskId } = await newTask()
