@@ -23,7 +23,7 @@ test('the reason of a failure, read from the error the attempt ended with', () =
   expect(refundReasonOf(failure({ retryable: false, quotaExhausted: true, status: 429 }))).toBe('quota')
   expect(refundReasonOf(failure({ retryable: true, timedOut: true }))).toBe('timeout')
   expect(refundReasonOf(failure({ retryable: true, unreachable: true }))).toBe('unreachable')
-  expect(refundReasonOf(failure({ retryable: false, status: 401 }))).toBe('auth')
+  expect(refundReasonOf(failure({ retryable: false, status: 401, credentialsRefused: true }))).toBe('auth')
   expect(refundReasonOf(failure({ retryable: true, status: 503 }))).toBe('provider_error')
   expect(refundReasonOf(failure({ retryable: false, status: 200 }))).toBe('not_delivered')
   expect(refundReasonOf(new PhotoGoneError())).toBe('photo_gone')
