@@ -45,7 +45,11 @@ test('share from /history, open the page as a guest, make one of my pet after re
   await expect(visitor.getByLabel('General')).toBeChecked()
 
   // Unshared: the page is gone for everyone at once.
+  const unshared = page.waitForResponse(
+    (response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/shares',
+  )
   await page.getByRole('button', { name: 'Unshare' }).first().click()
+  await unshared
   expect((await guest.request.get(path)).status()).toBe(404)
   await guest.close()
 })

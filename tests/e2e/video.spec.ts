@@ -63,7 +63,7 @@ test('the superadmin generates a text-to-video, sees it complete and plays it', 
 
   const downloading = page.waitForEvent('download')
   await result.getByRole('link', { name: 'Download Video' }).click()
-  expect((await downloading).suggestedFilename()).toMatch(/^pet-video-[0-9a-f]{8}\.mp4$/)
+  expect((await downloading).suggestedFilename()).toMatch(/^pet-video-[0-9a-f]{8}-\d{4}-\d{2}-\d{2}\.mp4$/)
 
   await result.getByRole('link', { name: 'Generate Another' }).click()
   await expect(result.getByText('Your video will appear here.')).toBeVisible()
