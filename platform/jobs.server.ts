@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { DB, Tx } from './db.server.ts'
 import { currentRequestContext } from './request-context.server.ts'
 
-/** The jobs the worker knows, with their payloads. worker/tasks/index.ts maps each to its handler. */
+/** The jobs the worker knows, with their payloads. worker/jobs/index.ts maps each to its handler. */
 export interface JobPayloads {
   cleanup_sessions: Record<string, never>
   cleanup_auth_records: Record<string, never>

@@ -6,7 +6,7 @@ import { getWorkerEnv } from '#worker/env.ts'
 import { initLogging } from '#platform/logger.server.ts'
 import { exitOnStartupError } from '#platform/startup.server.ts'
 import { lanes } from './lanes.ts'
-import { startWorkerOperations } from './operations.ts'
+import { startHealthReporting } from './health-reporting.ts'
 import { outageAwareGraphileLogger, surviveDatabaseOutages } from './outage-guard.ts'
 import { PatientPool } from './patient-pool.ts'
 import { checkAndRecord } from './providers/check.ts'
@@ -55,7 +55,7 @@ try {
   console.log(`[worker] started with lanes ${workerLanes.map((lane) => `${lane.name}=${lane.concurrency}`).join(', ')}`)
   // The key may be fixed later: a failed check is logged (error level) for the operator, and the worker runs on.
   checkAndRecord(getDb(), env).catch((error) => console.error(`[providers] the start-up check failed: ${error}`))
-  const operations = startWorkerOperations(env)
+  const healthReporting = startHealthReporting(env)
 
   // SIGTERM/SIGINT: stop taking jobs and let running ones finish; graphile-worker aborts and
   // releases (for retry) whatever is still running when its grace period ends.
@@ -68,7 +68,7 @@ try {
     // task recovery hands on whatever is still marked running.
     setTimeout(() => process.exit(0), env.WORKER_SHUTDOWN_GRACE_MS + 10_000).unref()
     await Promise.all(runners.map((runner) => runner.stop()))
-    await operations.stop()
+    await healthReporting.stop()
     await closeDb()
     console.log('[worker] stopped')
     process.exit(0)

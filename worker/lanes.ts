@@ -7,7 +7,7 @@
 import type { TaskList } from 'graphile-worker'
 import type { WorkerEnv } from '#worker/env.ts'
 import type { JobName } from '#platform/jobs.server.ts'
-import { crontab, taskList } from './tasks/index.ts'
+import { crontab, jobHandlers } from './jobs/index.ts'
 
 export interface Lane {
   name: string
@@ -38,10 +38,10 @@ function upscaleLane(env: LaneEnv): Lane {
 /** Emails and maintenance, with the recurring jobs. */
 function backgroundLane(env: LaneEnv): Lane {
   const generation: JobName[] = ['generate_image', 'generate_video', 'upscale_image']
-  const rest = (Object.keys(taskList) as JobName[]).filter((name) => !generation.includes(name))
+  const rest = (Object.keys(jobHandlers) as JobName[]).filter((name) => !generation.includes(name))
   return { name: 'background', concurrency: env.WORKER_CONCURRENCY, taskList: tasks(rest), crontab }
 }
 
 function tasks(names: JobName[]): TaskList {
-  return Object.fromEntries(names.map((name) => [name, taskList[name]])) as TaskList
+  return Object.fromEntries(names.map((name) => [name, jobHandlers[name]])) as TaskList
 }

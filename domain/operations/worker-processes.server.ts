@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { DB } from '#platform/db.server.ts'
 
 /**
- * The worker processes' own heartbeat (worker/operations.ts writes it), read by the status page:
+ * The worker processes' own heartbeat (worker/health-reporting.ts writes it), read by the status page:
  * which workers were alive in the last minute, on which machine, running which build.
  */
 export interface WorkerProcess {

@@ -18,7 +18,7 @@ import { loader as emailVerification } from '#app/routes/api.config.email-verifi
 import { CLIENT_ADDRESS_HEADER } from '#platform/client-address.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import { jobHelpers, queuedJobs } from '#tests/helpers/jobs.ts'
-import { sendPasswordReset } from '#worker/tasks/send-password-reset.ts'
+import { sendPasswordReset } from '#worker/jobs/send-password-reset.ts'
 
 type Handler = Parameters<typeof callRoute>[0]
 

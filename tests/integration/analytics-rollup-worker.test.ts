@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import { enqueueJob } from '#platform/jobs.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { toDateString } from '#domain/analytics/date-range.ts'
-import { crontab } from '#worker/tasks/index.ts'
+import { crontab } from '#worker/jobs/index.ts'
 import { daysAgo, insertEvents, randomEvents, randomSource } from '#tests/helpers/analytics-events.ts'
 import { startWorker, waitFor } from '#tests/helpers/worker-process.ts'
 

@@ -6,8 +6,8 @@ import { completeTask, expireTasks, failTask, startTaskAttempt } from '#domain/g
 import { getDb } from '#platform/db.server.ts'
 import { createInstantImageProvider } from '#worker/providers/instant.ts'
 import { ProviderError, type ImageProvider, type ImageRequest } from '#worker/providers/types.ts'
-import { imageGeneration } from '#worker/tasks/generate-image.ts'
-import { runGeneration } from '#worker/tasks/run-generation.ts'
+import { imageGeneration } from '#worker/jobs/generate-image.ts'
+import { runGeneration } from '#worker/generation/run-generation.ts'
 import { createTestUser } from '#tests/helpers/app.ts'
 import {
   petPhoto,

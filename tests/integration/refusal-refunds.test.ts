@@ -17,8 +17,8 @@ import { jobHelpers } from '#tests/helpers/jobs.ts'
 import { startWebProcess } from '#tests/helpers/web-process.ts'
 import { startWorker } from '#tests/helpers/worker-process.ts'
 import { createGeminiImageProvider } from '#worker/providers/image/gemini.ts'
-import { imageGeneration } from '#worker/tasks/generate-image.ts'
-import { runGeneration } from '#worker/tasks/run-generation.ts'
+import { imageGeneration } from '#worker/jobs/generate-image.ts'
+import { runGeneration } from '#worker/generation/run-generation.ts'
 
 // No silent refund (issue 33 item 5): a provider's refusal after the run was paid for is refunded
 // in full, and the refund line says which version and why, in credit history and on the task,

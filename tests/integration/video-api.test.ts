@@ -3,8 +3,8 @@ import { saveSystemConfig, defaultSystemConfig } from '#domain/credits/system-co
 import type { Role } from '#platform/db-schema.ts'
 import { getDb } from '#platform/db.server.ts'
 import type { VideoProvider } from '#worker/providers/types.ts'
-import { runGeneration } from '#worker/tasks/run-generation.ts'
-import { videoGeneration } from '#worker/tasks/generate-video.ts'
+import { runGeneration } from '#worker/generation/run-generation.ts'
+import { videoGeneration } from '#worker/jobs/generate-video.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import {
   balanceAndLedgerSum,

@@ -1,6 +1,6 @@
 import { refundLine } from '#domain/credits/refund-reasons.ts'
 import { ProviderError } from '#worker/providers/types.ts'
-import { PhotoGoneError, refundReasonOf } from '#worker/tasks/failure-refunds.ts'
+import { PhotoGoneError, refundReasonOf } from '#worker/generation/failure-refunds.ts'
 
 test('a one-version run says "this picture" or "this video"; a run of several names the version', () => {
   expect(refundLine('refused', { kind: 'image', index: 0, of: 1 })).toBe(

@@ -5,8 +5,8 @@ import { getDb } from '#platform/db.server.ts'
 import { buildImagePrompt } from '#domain/generation/prompt.ts'
 import { noLimit } from '#worker/providers/shared-rate-limit.ts'
 import { ProviderError, type ImageProvider } from '#worker/providers/types.ts'
-import { generationTask } from './generation-task.ts'
-import type { GenerationJob } from './run-generation.ts'
+import { generationJobHandler } from '#worker/generation/generation-job-handler.ts'
+import type { GenerationProducer } from '#worker/generation/run-generation.ts'
 
 /**
  * How an image task asks its providers: the prompt built from the stored params, every stored
@@ -15,7 +15,7 @@ import type { GenerationJob } from './run-generation.ts'
  * (OpenAI's `n`) and one per version otherwise (Gemini), and may grant fewer than asked. A bare
  * provider is a chain of one without breakers, `beforeRequest` its rate limit.
  */
-export function imageGeneration(source: ImageProvider | ProviderChain, beforeRequest = noLimit): GenerationJob {
+export function imageGeneration(source: ImageProvider | ProviderChain, beforeRequest = noLimit): GenerationProducer {
   const chain = 'links' in source ? source : { links: [{ provider: source, beforeRequest }], breakers: null }
   return {
     jobName: 'generate_image',
@@ -35,9 +35,9 @@ export function imageGeneration(source: ImageProvider | ProviderChain, beforeReq
   }
 }
 
-export const generateImage = generationTask({
+export const generateImage = generationJobHandler({
   kind: 'image',
-  jobFromEnv: (env, limitFor) => imageGeneration(imageChainFromEnv(env, limitFor)),
+  producerFromEnv: (env, limitFor) => imageGeneration(imageChainFromEnv(env, limitFor)),
 })
 
 /**

@@ -45,10 +45,10 @@ export interface GenerationContext extends ProviderContext {
 }
 
 /**
- * What differs between an image and a video job: which provider runs, and how it is asked for the
+ * How one kind of generation (an image, a video, an upscale) is produced: which provider runs, and how it is asked for the
  * `versions` (indexes) the task still lacks. It may answer fewer (the rest are asked for again).
  */
-export interface GenerationJob {
+export interface GenerationProducer {
   jobName: LaterRun['jobName']
   providerName: string
   /** Image jobs: the long edge an HD version must have, or it is refunded HD's difference. */
@@ -91,11 +91,11 @@ const LONGEST_WAIT_MS = 60_000
  * time out (an outage), and while they hang they hold the pool's connections, so the others find
  * the pool full: that too is waited out here, never an attempt used up or a stored answer failed.
  */
-export async function runGeneration(payload: unknown, helpers: JobHelpers, job: GenerationJob) {
+export async function runGeneration(payload: unknown, helpers: JobHelpers, producer: GenerationProducer) {
   const { taskId } = payloadSchema.parse(payload)
   for (;;) {
     try {
-      return await runAttempt(taskId, helpers, job)
+      return await runAttempt(taskId, helpers, producer)
     } catch (error) {
       if (!isDatabaseUnavailable(error) || helpers.abortSignal.aborted) throw error
       helpers.logger.warn(`task ${taskId}: the database went away during the attempt; resuming when it is back`)
@@ -107,9 +107,9 @@ export async function runGeneration(payload: unknown, helpers: JobHelpers, job: 
   }
 }
 
-async function runAttempt(taskId: string, helpers: JobHelpers, job: GenerationJob) {
+async function runAttempt(taskId: string, helpers: JobHelpers, producer: GenerationProducer) {
   const db = getDb()
-  const task = await startTaskAttempt(db, taskId, job.providerName)
+  const task = await startTaskAttempt(db, taskId, producer.providerName)
   if (!task) {
     helpers.logger.info(`task ${taskId} is finished or gone; nothing to do`)
     return
@@ -117,7 +117,7 @@ async function runAttempt(taskId: string, helpers: JobHelpers, job: GenerationJo
   observeTaskStarted(task)
   const later = (delayMs: number): LaterRun => ({
     taskId,
-    jobName: job.jobName,
+    jobName: producer.jobName,
     delayMs,
     attemptsLeft: helpers.job.max_attempts - helpers.job.attempts + 1,
   })
@@ -141,7 +141,7 @@ async function runAttempt(taskId: string, helpers: JobHelpers, job: GenerationJo
     while (missing.length > 0) {
       inputs ??= await loadInputs(task.input_keys)
       const started = task.started_at?.getTime() ?? Date.now()
-      const result = await job.produce(
+      const result = await producer.produce(
         task,
         inputs,
         {
@@ -163,10 +163,10 @@ async function runAttempt(taskId: string, helpers: JobHelpers, job: GenerationJo
       if (made.length === 0) throw new ProviderError('The provider answered without an image.', { retryable: false })
       missing = missing.slice(made.length)
     }
-    await finish(task, delivered, job)
+    await finish(task, delivered, producer)
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error
-    await settleFailure(error, { task, helpers, job, later, delivered })
+    await settleFailure(error, { task, helpers, producer, later, delivered })
   } finally {
     clearInterval(heartbeat)
   }
@@ -179,11 +179,11 @@ async function runAttempt(taskId: string, helpers: JobHelpers, job: GenerationJo
 async function finish(
   task: GenerationTask,
   delivered: StoredVersion[],
-  job: Pick<GenerationJob, 'hdLongEdge'>,
+  producer: Pick<GenerationProducer, 'hdLongEdge'>,
   shortfall?: RefundReason,
 ) {
   const db = getDb()
-  if (await completeTask(db, task.id, delivered, { shortfall, hdLongEdge: job.hdLongEdge })) {
+  if (await completeTask(db, task.id, delivered, { shortfall, hdLongEdge: producer.hdLongEdge })) {
     observeTaskFinished(task, 'completed')
     return
   }
@@ -201,13 +201,13 @@ async function settleFailure(
   {
     task,
     helpers,
-    job,
+    producer,
     later,
     delivered,
   }: {
     task: GenerationTask
     helpers: JobHelpers
-    job: GenerationJob
+    producer: GenerationProducer
     later: (delayMs: number) => LaterRun
     /** Versions stored so far: a final failure completes the task with them, refunding the rest. */
     delivered: StoredVersion[]
@@ -225,7 +225,7 @@ async function settleFailure(
     if (delivered.length > 0 && task.waited_ms + delayMs > maxWaitMs) {
       // Waited too long with some versions in hand: those are kept, only the others refunded.
       helpers.logger.info(`task ${taskId}: ${error.message} Waited too long: completed with the versions it has.`)
-      return finish(task, delivered, job, error.unreachable ? 'unreachable' : 'busy')
+      return finish(task, delivered, producer, error.unreachable ? 'unreachable' : 'busy')
     }
     // Past TASK_MAX_WAIT_MS the task fails: with "could not be reached", or as having stayed busy.
     const unreachable = error.unreachable ? error.message : undefined
@@ -236,18 +236,18 @@ async function settleFailure(
   }
   if (error instanceof ProviderError && error.quotaExhausted) {
     helpers.logger.error(
-      `OPERATOR: ${job.providerName} quota exhausted, task ${taskId} failed and refunded: ${error.message}`,
+      `OPERATOR: ${producer.providerName} quota exhausted, task ${taskId} failed and refunded: ${error.message}`,
     )
   } else {
     helpers.logger.error(`task ${taskId} attempt ${helpers.job.attempts}/${helpers.job.max_attempts}: ${error}`)
   }
-  if (await isRetryable(error, taskId, helpers, job.jobName === 'generate_image')) {
+  if (await isRetryable(error, taskId, helpers, producer.jobName === 'generate_image')) {
     await requeueTask(db, taskId)
     throw error
   }
   const reason = error instanceof ProviderError ? error.message : INTERNAL_FAILURE
   if (delivered.length > 0) {
-    await finish(task, delivered, job, refundReasonOf(error))
+    await finish(task, delivered, producer, refundReasonOf(error))
     return
   }
   if (await db.transaction().execute((tx) => failTask(tx, taskId, reason, refundReasonOf(error)))) {

@@ -16,7 +16,7 @@ import { sendPasswordReset } from './send-password-reset.ts'
 import { buildDataExport } from './build-data-export.ts'
 
 /** Every job the web can enqueue (see JobPayloads in platform/jobs.server.ts) has its handler here. */
-export const taskList: Partial<Record<JobName, TaskList[string]>> = withRequestIds({
+export const jobHandlers: Partial<Record<JobName, TaskList[string]>> = withRequestIds({
   cleanup_sessions: cleanupSessions,
   cleanup_auth_records: cleanupAuthRecords,
   send_email: sendEmail,

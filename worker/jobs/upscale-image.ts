@@ -1,18 +1,17 @@
-import type { Task } from 'graphile-worker'
 import sharp from 'sharp'
 import { upscaleParamsSchema } from '#domain/generation/upscale-params.ts'
-import { getWorkerEnv } from '#worker/env.ts'
 import { ProviderError } from '#worker/providers/types.ts'
 import { upscaleImage as enlarge } from '#worker/upscale/upscaler.ts'
-import { UpscaleError } from './failure-refunds.ts'
-import { runGeneration, type GenerationJob } from './run-generation.ts'
+import { UpscaleError } from '#worker/generation/failure-refunds.ts'
+import { generationJobHandler } from '#worker/generation/generation-job-handler.ts'
+import type { GenerationProducer } from '#worker/generation/run-generation.ts'
 
 /**
  * "Make it bigger": the upscale task's one input is the version it enlarges (its input key), run
  * through the upscaler (worker/upscale) like a provider, so storing, completing, retries, refunds
  * and the live stream are those of every task (run-generation.ts). Decision 0036.
  */
-function upscaleGeneration(modelDir?: string): GenerationJob {
+function upscaleGeneration(modelDir?: string): GenerationProducer {
   return {
     jobName: 'upscale_image',
     providerName: 'upscaler',
@@ -42,9 +41,7 @@ function upscaleGeneration(modelDir?: string): GenerationJob {
   }
 }
 
-let job: GenerationJob | undefined
-
-export const upscaleImage: Task = (payload, helpers) => {
-  job ??= upscaleGeneration(getWorkerEnv().UPSCALE_MODEL_DIR)
-  return runGeneration(payload, helpers, job)
-}
+export const upscaleImage = generationJobHandler({
+  kind: 'image',
+  producerFromEnv: (env) => upscaleGeneration(env.UPSCALE_MODEL_DIR),
+})

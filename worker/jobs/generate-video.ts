@@ -9,8 +9,8 @@ import {
   type VideoProvider,
   type VideoRequest,
 } from '#worker/providers/types.ts'
-import { generationTask } from './generation-task.ts'
-import type { GenerationJob } from './run-generation.ts'
+import { generationJobHandler } from '#worker/generation/generation-job-handler.ts'
+import type { GenerationProducer } from '#worker/generation/run-generation.ts'
 
 /**
  * How a video task asks its provider: the stored options, and the stored photo in image mode.
@@ -21,7 +21,7 @@ import type { GenerationJob } from './run-generation.ts'
 export function videoGeneration(
   provider: VideoProvider | VideoOperationProvider,
   beforeRequest = noLimit,
-): GenerationJob {
+): GenerationProducer {
   return {
     jobName: 'generate_video',
     providerName: provider.name,
@@ -50,9 +50,9 @@ function videoRequest(params: unknown, image: VideoRequest['image'] | undefined)
   return { ...parsed.data, image: image ?? null }
 }
 
-export const generateVideo = generationTask({
+export const generateVideo = generationJobHandler({
   kind: 'video',
-  jobFromEnv: (env, limitFor) => {
+  producerFromEnv: (env, limitFor) => {
     const provider = videoProviderFromEnv(env)
     return videoGeneration(provider, limitFor(provider, env.VIDEO_PROVIDER_RPM))
   },

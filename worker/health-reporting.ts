@@ -13,7 +13,7 @@ import { startMetricsServer } from '#platform/metrics-server.server.ts'
 
 const HEARTBEAT_MS = 15_000
 
-export function startWorkerOperations(env: WorkerEnv) {
+export function startHealthReporting(env: WorkerEnv) {
   const metricsServer = startMetricsServer(env.WORKER_METRICS_PORT)
   const self = {
     id: `${os.hostname()}:${process.pid}`,
