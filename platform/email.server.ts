@@ -13,7 +13,7 @@ export type EmailMessage = JobPayloads['send_email']
  * message reports, so that the email goes out only if it commits.
  */
 export async function queueEmail(db: DB | Tx, message: EmailMessage) {
-  await enqueueJob(db, 'send_email', message, { maxAttempts: 10 })
+  await enqueueJob(db, 'send_email', message)
 }
 
 let transport: Transporter | undefined

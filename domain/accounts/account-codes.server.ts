@@ -63,7 +63,7 @@ export async function sendRegistrationCode(db: DB, email: string, ip: string) {
  */
 export async function sendPasswordResetCode(db: DB, email: string, ip: string) {
   await consumeRateLimits(db, sendCodeLimits(ip, email, 'reset'))
-  await enqueueJob(db, 'send_password_reset', { email }, { maxAttempts: 5 })
+  await enqueueJob(db, 'send_password_reset', { email })
 }
 
 /** The send_password_reset job: a code goes out only to an existing account. */

@@ -1,7 +1,6 @@
 import { sql } from 'kysely'
 import type { DB, Tx } from '#platform/db.server.ts'
-import type { TaskSource } from '#platform/db-schema.ts'
-import { enqueueJob } from '#platform/jobs.server.ts'
+import { enqueueJob, isGenerationJob } from '#platform/jobs.server.ts'
 import { failTask, requeueTask } from '#domain/generation/task-states.server.ts'
 
 /**
@@ -20,7 +19,6 @@ import { failTask, requeueTask } from '#domain/generation/task-states.server.ts'
 
 interface StalledTask {
   id: string
-  source: TaskSource
   job_id: number | null
   task_identifier: string | null
   locked_by: string | null
@@ -35,7 +33,7 @@ const NO_JOB_REASON = 'The generation could not be scheduled. Your credits have 
 export async function recoverStalledTasks(db: DB, stallMs: number) {
   const stale = sql`now() - make_interval(secs => ${stallMs / 1000})`
   const { rows } = await sql<StalledTask>`
-    SELECT t.id, t.source, j.id AS job_id, j.task_identifier, j.locked_by, j.attempts, j.max_attempts,
+    SELECT t.id, j.id AS job_id, j.task_identifier, j.locked_by, j.attempts, j.max_attempts,
       EXISTS (
         SELECT 1 FROM graphile_worker.jobs other
         JOIN generation_tasks beating ON other.key = beating.id::text
@@ -81,17 +79,13 @@ export async function recoverStalledTasks(db: DB, stallMs: number) {
   return { requeued, failed }
 }
 
-/** A new job for the task, with the attempts its left-behind one still had. */
+/** A new job for the task, of the left-behind one's kind, with the attempts it still had. */
 async function replaceJob(tx: Tx, task: StalledTask) {
-  const name =
-    task.source === 'upscale'
-      ? 'upscale_image'
-      : task.task_identifier === 'generate_video'
-        ? 'generate_video'
-        : 'generate_image'
+  // Only a generation job carries its task's id as its key (jobKinds in platform/jobs.server.ts).
+  if (!isGenerationJob(task.task_identifier)) return
   await enqueueJob(
     tx,
-    name,
+    task.task_identifier,
     { taskId: task.id },
     { jobKey: task.id, maxAttempts: Math.max(1, (task.max_attempts ?? 1) - (task.attempts ?? 0)) },
   )

@@ -24,9 +24,6 @@ import type { VideoTaskParams } from './video-task-params.ts'
  * (user-tasks.server.ts).
  */
 
-/** One try plus three retries with graphile-worker's exponential backoff (about 3 s, 7 s, 20 s). */
-const GENERATION_MAX_ATTEMPTS = 4
-
 const jobFor = { image: 'generate_image', video: 'generate_video' } as const satisfies Record<TaskKind, string>
 const kindNames: Record<TaskKind, string> = { image: 'an image', video: 'a video' }
 
@@ -96,7 +93,7 @@ export async function createPaidTask(db: DB, task: NewTask) {
       tx,
       task.source === 'upscale' ? 'upscale_image' : jobFor[task.kind],
       { taskId: task.id },
-      { maxAttempts: GENERATION_MAX_ATTEMPTS, jobKey: task.id, runAt: placement.runAt },
+      { jobKey: task.id, runAt: placement.runAt },
     )
     const { credits } = await tx
       .selectFrom('users')

@@ -1,5 +1,5 @@
 import type { DB, Tx } from '#platform/db.server.ts'
-import { enqueueJob } from '#platform/jobs.server.ts'
+import { enqueueJob, type GenerationJobName } from '#platform/jobs.server.ts'
 import { failTask } from '#domain/generation/task-states.server.ts'
 
 /**
@@ -9,8 +9,6 @@ import { failTask } from '#domain/generation/task-states.server.ts'
  * (graphile-worker retires the running job's key, so recovery keeps finding the task's job) and the
  * attempts the task still has, so waiting uses up none.
  */
-
-type GenerationJobName = 'generate_image' | 'generate_video' | 'upscale_image'
 
 export interface LaterRun {
   taskId: string

@@ -26,7 +26,7 @@ export async function enqueueVerification(db: DB | Tx, proofId: string) {
     db,
     'verify_payment',
     { proofId, watchUntil: new Date(Date.now() + WATCH_MS).toISOString(), failures: 0 },
-    { jobKey: verificationJobKey(proofId), maxAttempts: 3 },
+    { jobKey: verificationJobKey(proofId) },
   )
 }
 

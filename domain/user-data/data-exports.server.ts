@@ -64,7 +64,7 @@ export async function requestExport(db: DB, userId: string) {
       .values({ user_id: userId, expires_at: sql`now() + make_interval(hours => ${EXPORT_LIFETIME_HOURS})` })
       .returning(['id', 'status', 'created_at', 'expires_at'])
       .executeTakeFirstOrThrow()
-    await enqueueJob(tx, 'build_data_export', { exportId: row.id }, { maxAttempts: 3 })
+    await enqueueJob(tx, 'build_data_export', { exportId: row.id })
     return toExportView(row)
   })
 }

@@ -1,5 +1,5 @@
 import type { TaskList } from 'graphile-worker'
-import type { JobName } from '#platform/jobs.server.ts'
+import { GRAPHILE_MAX_ATTEMPTS, jobKinds, type JobKind, type JobName } from '#platform/jobs.server.ts'
 import { withRequestIds } from '#worker/job-context.ts'
 import { cleanupAuthRecords } from './cleanup-auth-records.ts'
 import { cleanupSessions } from './cleanup-sessions.ts'
@@ -16,7 +16,7 @@ import { sendPasswordReset } from './send-password-reset.ts'
 import { buildDataExport } from './build-data-export.ts'
 
 /** Every job the web can enqueue (see JobPayloads in platform/jobs.server.ts) has its handler here. */
-export const jobHandlers: Partial<Record<JobName, TaskList[string]>> = withRequestIds({
+export const jobHandlers: Record<JobName, TaskList[string]> = withRequestIds({
   cleanup_sessions: cleanupSessions,
   cleanup_auth_records: cleanupAuthRecords,
   send_email: sendEmail,
@@ -32,11 +32,16 @@ export const jobHandlers: Partial<Record<JobName, TaskList[string]>> = withReque
   build_data_export: buildDataExport,
 })
 
-/** Recurring jobs, in graphile-worker's crontab format (UTC). */
-export const crontab = [
-  '0 3 * * * cleanup_sessions',
-  '30 3 * * * cleanup_auth_records',
-  '0 * * * * expire_media',
-  '* * * * * recover_stalled_tasks',
-  '5,35 * * * * rollup_analytics',
-].join('\n')
+/**
+ * Recurring jobs (those with a `schedule` in jobKinds), in graphile-worker's crontab format (UTC).
+ * graphile-worker gives a crontab job GRAPHILE_MAX_ATTEMPTS and priority 0 unless its line says otherwise.
+ */
+export const crontab = Object.entries(jobKinds)
+  .flatMap(([name, kind]: [string, JobKind]) => {
+    if (kind.schedule === undefined) return []
+    const options = new URLSearchParams()
+    if (kind.maxAttempts !== GRAPHILE_MAX_ATTEMPTS) options.set('max', String(kind.maxAttempts))
+    if (kind.priority !== 0) options.set('priority', String(kind.priority))
+    return [`${kind.schedule} ${name}${options.size > 0 ? ` ?${options}` : ''}`]
+  })
+  .join('\n')

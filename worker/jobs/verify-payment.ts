@@ -33,7 +33,7 @@ export const verifyPayment: Task = async (payload, helpers) => {
       db,
       'verify_payment',
       { ...request, failures: next.failures },
-      { jobKey: verificationJobKey(request.proofId), runAt: next.runAt, maxAttempts: 3 },
+      { jobKey: verificationJobKey(request.proofId), runAt: next.runAt },
     )
   }
 }
