@@ -1,8 +1,10 @@
 /**
- * Why a task that failed for good is refunded, as the refund line says it
- * (domain/credits/refund-reasons.ts): read from the error the attempt ended with.
+ * What the error an attempt ended with means to the failure policy
+ * (domain/generation/failure-policy.ts), and why a task that failed for good is refunded, as the
+ * refund line says it (domain/credits/refund-reasons.ts).
  */
 import type { RefundReason } from '#domain/credits/refund-reasons.ts'
+import type { Failure } from '#domain/generation/failure-policy.ts'
 import { ProviderError } from '#worker/providers/types.ts'
 
 /** The uploaded photo is gone (expired or deleted) before the provider could be asked. */
@@ -22,6 +24,24 @@ export class UpscaleError extends ProviderError {
       retryable,
       cause,
     })
+  }
+}
+
+const INTERNAL_FAILURE = 'Something went wrong while generating. Please try again.'
+
+/** A provider's failure as the policy reads it; any other error is ours, and retried. */
+export function failureOf(error: unknown): Failure {
+  if (!(error instanceof ProviderError)) {
+    return { class: 'call', retryable: true, timedOut: false, message: INTERNAL_FAILURE, refundReason: 'internal' }
+  }
+  if (error.unreachable) return { class: 'unreachable', retryAfterMs: error.retryAfterMs, message: error.message }
+  if (error.retryAfterMs !== undefined) return { class: 'busy', retryAfterMs: error.retryAfterMs }
+  return {
+    class: 'call',
+    retryable: error.retryable,
+    timedOut: error.timedOut,
+    message: error.message,
+    refundReason: refundReasonOf(error),
   }
 }
 

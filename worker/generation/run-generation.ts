@@ -1,5 +1,7 @@
 import type { JobHelpers } from 'graphile-worker'
 import { z } from 'zod'
+import { countsTimedOutCall, decideAfterFailure } from '#domain/generation/failure-policy.ts'
+import { jobKinds } from '#platform/jobs.server.ts'
 import {
   checkAgainLater,
   recordTimedOutCall,
@@ -21,7 +23,7 @@ import { getDb, waitForDatabase } from '#platform/db.server.ts'
 import { getWorkerEnv } from '#worker/env.ts'
 import { contentTypeForKey, getMediaBytes, getStorage } from '#platform/storage.server.ts'
 import { failureOutcome, observeTaskFinished, observeTaskStarted } from '#worker/task-metrics.ts'
-import { PhotoGoneError, refundReasonOf } from './failure-refunds.ts'
+import { failureOf, PhotoGoneError } from './failure-refunds.ts'
 import { findStoredVersions, missingVersions, storeVersion } from './task-results.ts'
 import type { StoredVersion } from '#domain/generation/task-states.server.ts'
 import type { RefundReason } from '#domain/credits/refund-reasons.ts'
@@ -63,27 +65,19 @@ export interface GenerationProducer {
 
 const payloadSchema = z.object({ taskId: z.string().uuid() })
 
-const INTERNAL_FAILURE = 'Something went wrong while generating. Please try again.'
 /** Progress is for show: a provider's answer is never held back longer than this for its write. */
 const PROGRESS_WAIT_MS = 1_000
-/** A timed-out call may have been billed: it is tried once more, then the task fails. */
-const MAX_TIMED_OUT_CALLS = 2
-/** The shortest and longest wait for a provider that cannot be reached. */
-const FIRST_WAIT_MS = 1_000
-const LONGEST_WAIT_MS = 60_000
 
 /**
  * Runs one attempt of a generation task: processing with a heartbeat, the provider with its
  * progress written to the row, each version stored under its own key before the task is
  * completed (task-results.ts); an attempt asks only for the versions not stored yet.
- * A provider that delivers only some versions: the missing ones are retried like a failed call
- * while attempts are left; at the end the task completes with those it has, and each missing
- * version is refunded (completeTask).
- * Waiting (no room at the provider, a 429, a provider that cannot be reached, an operation still
- * rendering) re-schedules the job and frees the slot (see task-waits.server.ts). A retryable
- * failure puts the task back in the queue and throws, so graphile-worker retries with its backoff;
- * a final one (a refusal, bad input, an exhausted quota, a second timeout, or the last attempt)
- * fails the task and refunds it.
+ * A provider that delivers only some versions fails the call for the missing ones.
+ * An operation still rendering re-schedules the job and frees the slot (see task-waits.server.ts).
+ * What follows a failed call (wait, retry, keep what was made and refund the rest, or fail and
+ * refund) is the failure policy's decision (domain/generation/failure-policy.ts); this module only
+ * carries it out: a retry puts the task back in the queue and throws, so graphile-worker retries
+ * with its backoff.
  *
  * A database that goes away mid-attempt is no failure: the attempt waits for it and runs again in
  * the same job (finding its stored result, if the provider had answered), so graphile-worker never
@@ -193,8 +187,9 @@ async function finish(
 }
 
 /**
- * After a failed attempt: wait (a busy or unreachable provider, no attempt used), retry
- * (graphile-worker's backoff), or fail and refund.
+ * After a failed attempt: carries out the failure policy's decision (domain/generation/failure-policy.ts):
+ * wait (a busy or unreachable provider, no attempt used), retry (graphile-worker's backoff), keep
+ * the versions stored and refund the rest, or fail and refund.
  */
 async function settleFailure(
   error: unknown,
@@ -209,64 +204,59 @@ async function settleFailure(
     helpers: JobHelpers
     producer: GenerationProducer
     later: (delayMs: number) => LaterRun
-    /** Versions stored so far: a final failure completes the task with them, refunding the rest. */
+    /** Versions stored so far. */
     delivered: StoredVersion[]
   },
 ) {
   const db = getDb()
   const taskId = task.id
-  if (error instanceof ProviderError && (error.retryAfterMs !== undefined || error.unreachable)) {
-    // A busy provider says how long to wait; an unreachable one is given as long again as the task
-    // has waited so far, so the waits double. Jitter spreads the waiting jobs, so they do not all
-    // come back in the same instant.
-    const waitMs = error.retryAfterMs ?? Math.min(Math.max(task.waited_ms, FIRST_WAIT_MS), LONGEST_WAIT_MS)
-    const delayMs = waitMs + Math.round(Math.random() * 1000)
-    const maxWaitMs = getWorkerEnv().TASK_MAX_WAIT_MS
-    if (delivered.length > 0 && task.waited_ms + delayMs > maxWaitMs) {
-      // Waited too long with some versions in hand: those are kept, only the others refunded.
-      helpers.logger.info(`task ${taskId}: ${error.message} Waited too long: completed with the versions it has.`)
-      return finish(task, delivered, producer, error.unreachable ? 'unreachable' : 'busy')
+  const failure = failureOf(error)
+  if (failure.class === 'call') logFailedCall(error, task, helpers, producer)
+  const maxWaitMs = getWorkerEnv().TASK_MAX_WAIT_MS
+  const known = {
+    failure,
+    attempt: helpers.job.attempts,
+    maxAttempts: helpers.job.max_attempts,
+    kind: jobKinds[producer.jobName].generation,
+    storedVersions: delivered.length,
+    waitedMs: task.waited_ms,
+    maxWaitMs,
+    jitterMs: Math.round(Math.random() * 1000),
+  }
+  const timedOutCalls = countsTimedOutCall(known) ? await recordTimedOutCall(db, taskId) : 0
+  const decision = decideAfterFailure({ ...known, timedOutCalls })
+  const message = error instanceof Error ? error.message : String(error)
+  switch (decision.action) {
+    case 'wait': {
+      const outcome = await waitForRoom(db, later(decision.delayMs), maxWaitMs, decision.unreachable)
+      const next =
+        outcome === 'waiting' ? `Next try in ${decision.delayMs} ms.` : 'Waited too long: failed and refunded.'
+      helpers.logger.info(`task ${taskId}: ${message} ${next}`)
+      return
     }
-    // Past TASK_MAX_WAIT_MS the task fails: with "could not be reached", or as having stayed busy.
-    const unreachable = error.unreachable ? error.message : undefined
-    const outcome = await waitForRoom(db, later(delayMs), maxWaitMs, unreachable)
-    const next = outcome === 'waiting' ? `Next try in ${delayMs} ms.` : 'Waited too long: failed and refunded.'
-    helpers.logger.info(`task ${taskId}: ${error.message} ${next}`)
-    return
-  }
-  if (error instanceof ProviderError && error.quotaExhausted) {
-    helpers.logger.error(
-      `OPERATOR: ${producer.providerName} quota exhausted, task ${taskId} failed and refunded: ${error.message}`,
-    )
-  } else {
-    helpers.logger.error(`task ${taskId} attempt ${helpers.job.attempts}/${helpers.job.max_attempts}: ${error}`)
-  }
-  if (await isRetryable(error, taskId, helpers, producer.jobName === 'generate_image')) {
-    await requeueTask(db, taskId)
-    throw error
-  }
-  const reason = error instanceof ProviderError ? error.message : INTERNAL_FAILURE
-  if (delivered.length > 0) {
-    await finish(task, delivered, producer, refundReasonOf(error))
-    return
-  }
-  if (await db.transaction().execute((tx) => failTask(tx, taskId, reason, refundReasonOf(error)))) {
-    observeTaskFinished(task, failureOutcome(error))
+    case 'retry':
+      await requeueTask(db, taskId)
+      throw error
+    case 'keep':
+      if (failure.class !== 'call') {
+        helpers.logger.info(`task ${taskId}: ${message} Waited too long: completed with the versions it has.`)
+      }
+      return finish(task, delivered, producer, decision.refundReason)
+    case 'fail':
+      if (await db.transaction().execute((tx) => failTask(tx, taskId, decision.message, decision.refundReason))) {
+        observeTaskFinished(task, failureOutcome(error))
+      }
   }
 }
 
-/** `billedWhenTimedOut`: a timed-out call may have been paid for (an image), so it is retried once only. */
-async function isRetryable(
-  error: unknown,
-  taskId: string,
-  helpers: JobHelpers,
-  billedWhenTimedOut: boolean,
-): Promise<boolean> {
-  if (helpers.job.attempts >= helpers.job.max_attempts) return false
-  if (!(error instanceof ProviderError)) return true
-  if (!error.retryable) return false
-  if (!error.timedOut || !billedWhenTimedOut) return true
-  return (await recordTimedOutCall(getDb(), taskId)) < MAX_TIMED_OUT_CALLS
+function logFailedCall(error: unknown, task: GenerationTask, helpers: JobHelpers, producer: GenerationProducer) {
+  if (error instanceof ProviderError && error.quotaExhausted) {
+    helpers.logger.error(
+      `OPERATOR: ${producer.providerName} quota exhausted, task ${task.id} failed and refunded: ${error.message}`,
+    )
+  } else {
+    helpers.logger.error(`task ${task.id} attempt ${helpers.job.attempts}/${helpers.job.max_attempts}: ${error}`)
+  }
 }
 
 async function loadInputs(keys: string[]): Promise<ImageInput[]> {
