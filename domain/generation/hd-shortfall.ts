@@ -4,21 +4,14 @@
  * over standard (the difference stored with the task when it was paid for). Decision 0035.
  */
 import { z } from 'zod'
+import type { DeliveredVersion } from './task-version.ts'
 
 const hdParamsSchema = z.object({ quality: z.literal('hd'), hdShortfallRefund: z.number().int().min(1) })
-
-interface MeasuredVersion {
-  index: number
-  width?: number | null
-  height?: number | null
-  /** The HD edge of the provider that made it, when known. */
-  hdLongEdge?: number
-}
 
 /** The versions to refund and the amount each, or null when nothing is owed. */
 export function hdShortfall(
   params: unknown,
-  versions: MeasuredVersion[],
+  versions: Pick<DeliveredVersion, 'index' | 'width' | 'height' | 'hdLongEdge'>[],
   /** For a version whose provider's edge is unknown; undefined: such a version is not measured. */
   fallbackEdge: number | undefined,
 ): { versionIndexes: number[]; amount: number } | null {

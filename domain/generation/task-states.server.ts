@@ -3,6 +3,7 @@ import type { DB, Tx } from '#platform/db.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
 import { refundHdShortfall, refundVersions } from '#domain/credits/credits.server.ts'
 import { hdShortfall } from './hd-shortfall.ts'
+import type { DeliveredVersion } from './task-version.ts'
 import type { RefundReason } from '#domain/credits/refund-reasons.ts'
 import { returnFreeFix } from './free-fixes.server.ts'
 import { MEDIA_RETENTION_DAYS } from './task-view.ts'
@@ -58,20 +59,6 @@ export async function recordHeartbeat(db: DB, taskId: string) {
 
 const retentionEnd = sql<Date>`now() + make_interval(days => ${MEDIA_RETENTION_DAYS})`
 
-/** A delivered version, as stored by the worker. */
-export interface StoredVersion {
-  index: number
-  key: string
-  width?: number | null
-  height?: number | null
-  /** Who made it, when this attempt asked a provider (decision 0033); else the task's provider. */
-  provider?: string
-  /** The model, when known (an upscale's, or its Lanczos fallback, decision 0036). */
-  model?: string | null
-  /** The HD edge of the provider that made it (decision 0035), when this attempt asked one. */
-  hdLongEdge?: number
-}
-
 /**
  * Completes a processing task with the versions it received (a single key: one version 0), in one
  * transaction: the versions' rows, the first as the favourite (its key is the result), and a refund
@@ -82,7 +69,7 @@ export interface StoredVersion {
 export async function completeTask(
   db: DB,
   taskId: string,
-  delivered: string | StoredVersion[],
+  delivered: string | DeliveredVersion[],
   {
     shortfall = 'not_delivered',
     hdLongEdge,

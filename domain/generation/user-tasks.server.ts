@@ -8,6 +8,7 @@ import { HttpError, notFound } from '#domain/http-error.server.ts'
 import { printReadiness } from '#domain/media/print-readiness.ts'
 import { mediaUrl } from '#domain/media/media-url.ts'
 import type { TaskImage, TaskView } from '#domain/generation/task-view.ts'
+import type { TaskVersion } from '#domain/generation/task-version.ts'
 import { UPSCALE_FALLBACK } from '#domain/generation/upscale-params.ts'
 
 /**
@@ -58,19 +59,9 @@ const subjectColumn = (taskId: ReturnType<typeof sql.ref>) =>
     ) FROM generation_tasks g WHERE g.id = ${taskId}
   )`.as('subject')
 
-/** A delivered version as read with its task. */
-interface VersionRow {
-  index: number
-  key: string
-  width: number | null
-  height: number | null
-  provider: string | null
-  model: string | null
-}
-
-/** The task's versions, lowest index first, as one JSON column. */
+/** The task's versions, lowest index first, as one JSON column: each as completeTask kept it. */
 const taskVersionsColumn = (taskId: ReturnType<typeof sql.ref>) =>
-  sql<VersionRow[]>`coalesce((
+  sql<TaskVersion[]>`coalesce((
     SELECT json_agg(json_build_object('index', v.version_index, 'key', v.key, 'width', v.width, 'height', v.height,
                                       'provider', v.provider, 'model', v.model)
                     ORDER BY v.version_index)
@@ -78,7 +69,7 @@ const taskVersionsColumn = (taskId: ReturnType<typeof sql.ref>) =>
   ), '[]'::json)`.as('versions')
 
 /** A task's versions as the task and history answers give them (`images`, index from 0). */
-const versionViews = (versions: VersionRow[]): TaskImage[] =>
+const versionViews = (versions: TaskVersion[]): TaskImage[] =>
   versions.map(({ index, key, width, height, provider, model }) => ({
     index,
     url: mediaUrl(key) ?? '',
@@ -94,7 +85,7 @@ export type TaskWithQueue = GenerationTask & {
   queue_position: number
   total_in_queue: number
   running_tasks: number
-  versions: VersionRow[]
+  versions: TaskVersion[]
   refunds: string[]
   subject: string | null
 }

@@ -25,7 +25,7 @@ import { contentTypeForKey, getMediaBytes, getStorage } from '#platform/storage.
 import { failureOutcome, observeTaskFinished, observeTaskStarted } from '#worker/task-metrics.ts'
 import { failureOf, PhotoGoneError } from './failure-refunds.ts'
 import { findStoredVersions, missingVersions, storeVersion } from './task-results.ts'
-import type { StoredVersion } from '#domain/generation/task-states.server.ts'
+import type { DeliveredVersion } from '#domain/generation/task-version.ts'
 import type { RefundReason } from '#domain/credits/refund-reasons.ts'
 import {
   ProviderError,
@@ -126,7 +126,7 @@ async function runAttempt(taskId: string, helpers: JobHelpers, producer: Generat
       .finally(() => (beating = false))
   }
   const heartbeat = setInterval(beat, getWorkerEnv().TASK_HEARTBEAT_MS)
-  const delivered: StoredVersion[] = []
+  const delivered: DeliveredVersion[] = []
   try {
     delivered.push(...(await findStoredVersions(task)))
     if (delivered.length > 0) helpers.logger.info(`task ${taskId}: using ${delivered.length} version(s) stored earlier`)
@@ -172,7 +172,7 @@ async function runAttempt(taskId: string, helpers: JobHelpers, producer: Generat
  */
 async function finish(
   task: GenerationTask,
-  delivered: StoredVersion[],
+  delivered: DeliveredVersion[],
   producer: Pick<GenerationProducer, 'hdLongEdge'>,
   shortfall?: RefundReason,
 ) {
@@ -205,7 +205,7 @@ async function settleFailure(
     producer: GenerationProducer
     later: (delayMs: number) => LaterRun
     /** Versions stored so far. */
-    delivered: StoredVersion[]
+    delivered: DeliveredVersion[]
   },
 ) {
   const db = getDb()

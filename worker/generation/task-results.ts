@@ -1,7 +1,7 @@
 import sharp from 'sharp'
 import type { GenerationTask } from '#platform/db-schema.ts'
 import { assertMediaKey, contentTypeForKey, getMediaBytes, getStorage } from '#platform/storage.server.ts'
-import type { StoredVersion } from '#domain/generation/task-states.server.ts'
+import type { DeliveredVersion } from '#domain/generation/task-version.ts'
 import { withStorageRetries } from '#worker/storage-retries.ts'
 import { withPrintDensity } from './print-density.ts'
 import { ProviderError, type GeneratedMedia } from '#worker/providers/types.ts'
@@ -33,7 +33,7 @@ function resultKey(taskId: string, index: number, ext: string) {
  */
 export async function findStoredVersions(
   task: Pick<GenerationTask, 'id' | 'attempts' | 'variants'>,
-): Promise<StoredVersion[]> {
+): Promise<DeliveredVersion[]> {
   if (task.attempts <= 1) return []
   const storage = getStorage()
   const candidates = Array.from({ length: task.variants }, (_, index) =>
@@ -53,12 +53,13 @@ export async function findStoredVersions(
 }
 
 /** The version indexes of a task not stored yet, lowest first. */
-export function missingVersions(variants: number, stored: StoredVersion[]): number[] {
+export function missingVersions(variants: number, stored: DeliveredVersion[]): number[] {
   const have = new Set(stored.map((version) => version.index))
   return Array.from({ length: variants }, (_, index) => index).filter((index) => !have.has(index))
 }
 
-export async function storeVersion(taskId: string, index: number, answered: GeneratedMedia): Promise<StoredVersion> {
+/** The one conversion on the worker's side: the provider's answer, stored, becomes a version. */
+export async function storeVersion(taskId: string, index: number, answered: GeneratedMedia): Promise<DeliveredVersion> {
   const ext = extensions[answered.mimeType]
   if (!ext) throw new ProviderError('The provider answered with an unsupported file type.', { retryable: false })
   const key = resultKey(taskId, index, ext)
