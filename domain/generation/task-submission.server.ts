@@ -14,6 +14,7 @@ import { requireModeratedInputs } from '#domain/moderation/moderate-inputs.serve
 import { requirePetPhoto } from '#domain/photo-check/check-pet-photo.server.ts'
 import { petGenerationInputs } from '#domain/pets/pets.server.ts'
 import { generationMode, imageRunCost, type ImageGenerationForm } from './image-generation-form.ts'
+import { pickGuided } from './guided-fields.ts'
 import type { ImageTaskParams } from './image-task-params.ts'
 import { qualityLabels, videoCost, type VideoGenerationForm } from './video-generation-form.ts'
 import type { VideoTaskParams } from './video-task-params.ts'
@@ -204,15 +205,7 @@ export async function submitImageGeneration(
   const params: ImageTaskParams = {
     mode,
     style: form.style,
-    guided: {
-      personification: form.personification,
-      clothingTop: form.clothingTop,
-      accessories: form.accessories,
-      clothingPants: form.clothingPants,
-      clothingShoes: form.clothingShoes,
-      action: form.action,
-      background: form.background,
-    },
+    guided: pickGuided(form),
     prompt: mode === 'guide' ? '' : form.prompt,
     templatePrompt: form.templatePrompt,
     templateId: form.template_id ?? null,
