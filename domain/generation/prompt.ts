@@ -4,7 +4,7 @@
  * what the worker understands. Pure and free of Node-only APIs.
  */
 import { z } from 'zod'
-import { petPhotosSentence, traitsSentence, type PetTraits } from './pet-traits.ts'
+import { petPhotosSentence, traitsSentence, type PetTraits } from '#domain/pets/pet-traits.ts'
 import { GUIDED_FIELD_MAX_LENGTH, guidedRecord } from './guided-fields.ts'
 
 export const PROMPT_MAX_LENGTH = 4000

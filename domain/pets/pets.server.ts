@@ -5,7 +5,7 @@ import type { DB, Tx } from '#platform/db.server.ts'
 import { contentTypeForKey, getMediaBytes, getStorage, mediaKey } from '#platform/storage.server.ts'
 import { badRequest, HttpError, notFound } from '#domain/http-error.server.ts'
 import { mediaUrl } from '#domain/media/media-url.ts'
-import type { PetTraits } from '#domain/generation/pet-traits.ts'
+import type { PetTraits } from '#domain/pets/pet-traits.ts'
 import { acceptPetPhoto } from './pet-photos.server.ts'
 import { MAX_PET_PHOTOS, type PetFields } from './pet-form.ts'
 
