@@ -5,7 +5,7 @@ import { getEnv } from '#platform/env.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
 import { recordImageGeneration } from '#domain/analytics/events.server.ts'
 import { getSystemConfig } from '#domain/credits/system-config.server.ts'
-import { HttpError, notFound } from '#domain/http-error.server.ts'
+import { HttpError } from '#domain/http-error.server.ts'
 import { imageTaskParamsSchema, type ImageTaskParams } from './image-task-params.ts'
 import type { LikenessFix } from './likeness-fix.ts'
 import { claimFreeFix } from './free-fixes.server.ts'
@@ -13,7 +13,7 @@ import { frontOfUserQueue } from './queue-placement.server.ts'
 import { createPaidTask } from './task-submission.server.ts'
 import { requireModeratedInputs } from '#domain/moderation/moderate-inputs.server.ts'
 import { MEDIA_RETENTION_DAYS } from './task-view.ts'
-import { isTaskId } from '#domain/generation/user-tasks.server.ts'
+import { isTaskId, requireOwnTask } from './own-task.server.ts'
 
 /**
  * Re-rolls and likeness fixes: a new image task made from one of the user's image tasks, with the
@@ -25,21 +25,7 @@ import { isTaskId } from '#domain/generation/user-tasks.server.ts'
 
 type Derivation = { kind: 'reroll' } | { kind: 'fix'; fix: LikenessFix }
 
-async function findSource(db: DB, userId: string, taskId: string) {
-  const task = isTaskId(taskId)
-    ? await db
-        .selectFrom('generation_tasks')
-        .selectAll()
-        .where('id', '=', taskId)
-        .where('user_id', '=', userId)
-        .where('kind', '=', 'image')
-        .executeTakeFirst()
-    : undefined
-  if (!task) throw notFound('Task not found')
-  return task
-}
-
-type SourceTask = Awaited<ReturnType<typeof findSource>>
+type SourceTask = Awaited<ReturnType<typeof requireOwnTask>>
 
 function refuseUnfinished(task: SourceTask, derivation: Derivation) {
   if (derivation.kind === 'fix' && task.status !== 'completed') {
@@ -105,7 +91,7 @@ interface Requester {
 }
 
 async function derive(db: DB, { userId, clientAddress }: Requester, taskId: string, derivation: Derivation) {
-  const source = await findSource(db, userId, taskId)
+  const source = await requireOwnTask(db, userId, taskId)
   refuseUnfinished(source, derivation)
   await refuseWithoutPhoto(source)
   // The photo and the run's own text passed when it was submitted; a fix's note is new text.

@@ -4,7 +4,7 @@ import type { DB } from '#platform/db.server.ts'
 import { getMediaBytes, getStorage } from '#platform/storage.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
 import { createPaidTask } from './task-submission.server.ts'
-import { ownImageTask } from './task-versions.server.ts'
+import { requireOwnTask } from './own-task.server.ts'
 import { MAX_UPSCALED_SIDE, type UpscaleParams, type UpscaleRequest } from './upscale-params.ts'
 
 /**
@@ -14,7 +14,7 @@ import { MAX_UPSCALED_SIDE, type UpscaleParams, type UpscaleRequest } from './up
  */
 
 async function findVersion(db: DB, userId: string, taskId: string, index: number) {
-  const task = await ownImageTask(db, userId, taskId)
+  const task = await requireOwnTask(db, userId, taskId)
   if (task.status !== 'completed') throw new HttpError(409, 'Only a finished portrait can be made bigger')
   const version = await db
     .selectFrom('task_versions')

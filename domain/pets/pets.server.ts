@@ -131,41 +131,8 @@ async function insertPhotos(tx: Tx, petId: string, photos: StoredPhoto[], firstP
     .execute()
 }
 
-/**
- * The pet photo(s) of one of the user's tasks (a saved pet's several, else the uploaded one), as
- * files for acceptPetPhoto: "Save this pet" after a generation, without uploading again.
- */
-async function taskPetPhotos(db: DB, userId: string, taskId: string): Promise<File[]> {
-  const task = isUuid(taskId)
-    ? await db
-        .selectFrom('generation_tasks')
-        .select(['input_keys', 'params'])
-        .where('id', '=', taskId)
-        .where('user_id', '=', userId)
-        .where('kind', '=', 'image')
-        .executeTakeFirst()
-    : undefined
-  if (!task || task.input_keys.length === 0) throw notFound('Task not found')
-  const count = Number((task.params as { petPhotoCount?: unknown }).petPhotoCount) || 1
-  const storage = getStorage()
-  const files = []
-  for (const key of task.input_keys.slice(0, Math.min(count, MAX_PET_PHOTOS))) {
-    const bytes = await getMediaBytes(storage, key)
-    if (!bytes) throw new HttpError(409, 'The photo of that generation is no longer stored: please upload it')
-    files.push(new File([new Uint8Array(bytes)], key.slice(key.lastIndexOf('/') + 1), { type: contentTypeForKey(key) }))
-  }
-  return files
-}
-
-/** Saves a new pet with its photos (at least one): uploaded, or those of one of the user's tasks. */
-export async function createPet(
-  db: DB,
-  userId: string,
-  fields: PetFields,
-  uploads: File[],
-  fromTask?: string,
-): Promise<PetView> {
-  const files = uploads.length === 0 && fromTask ? await taskPetPhotos(db, userId, fromTask) : uploads
+/** Saves a new pet with its photos (at least one; petPhotosToSave in domain/generation/ finds a task's). */
+export async function createPet(db: DB, userId: string, fields: PetFields, files: File[]): Promise<PetView> {
   if (files.length === 0) throw tooFewPhotos()
   if (files.length > MAX_PET_PHOTOS) throw tooManyPhotos()
   const id = randomUUID()
