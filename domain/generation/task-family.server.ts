@@ -10,7 +10,7 @@ import { imageTaskParamsSchema, type ImageTaskParams } from './image-task-params
 import type { LikenessFix } from './likeness-fix.ts'
 import { claimFreeFix } from './free-fixes.server.ts'
 import { frontOfUserQueue } from './queue-placement.server.ts'
-import { createPaidTask } from './task-submission.server.ts'
+import { createPaidTask } from './paid-task.server.ts'
 import { requireModeratedInputs } from '#domain/moderation/moderate-inputs.server.ts'
 import { MEDIA_RETENTION_DAYS } from './task-view.ts'
 import { isTaskId, requireOwnTask } from './own-task.server.ts'
@@ -110,6 +110,7 @@ async function derive(db: DB, { userId, clientAddress }: Requester, taskId: stri
     id,
     userId,
     kind: 'image',
+    job: 'generate_image',
     source: source.source,
     params,
     inputKeys: source.input_keys,

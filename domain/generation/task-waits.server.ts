@@ -10,7 +10,7 @@ import { failTask } from '#domain/generation/task-states.server.ts'
  * attempts the task still has, so waiting uses up none.
  */
 
-type GenerationJobName = 'generate_image' | 'generate_video' | 'upscale_image'
+export type GenerationJobName = 'generate_image' | 'generate_video' | 'upscale_image'
 
 export interface LaterRun {
   taskId: string

@@ -3,7 +3,7 @@ import sharp from 'sharp'
 import type { DB } from '#platform/db.server.ts'
 import { getMediaBytes, getStorage } from '#platform/storage.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
-import { createPaidTask } from './task-submission.server.ts'
+import { createPaidTask } from './paid-task.server.ts'
 import { requireOwnTask } from './own-task.server.ts'
 import { MAX_UPSCALED_SIDE, type UpscaleParams, type UpscaleRequest } from './upscale-params.ts'
 
@@ -49,6 +49,7 @@ export async function upscaleTask(db: DB, userId: string, taskId: string, { inde
     id: randomUUID(),
     userId,
     kind: 'image',
+    job: 'upscale_image',
     source: 'upscale',
     params,
     inputKeys: [version.key],
