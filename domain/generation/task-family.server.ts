@@ -11,6 +11,7 @@ import type { LikenessFix } from './likeness-fix.ts'
 import { claimFreeFix } from './free-fixes.server.ts'
 import { frontOfUserQueue } from './queue-placement.server.ts'
 import { createPaidTask } from './paid-task.server.ts'
+import { findTaskVersion } from './task-versions.server.ts'
 import { requireModeratedInputs } from '#domain/moderation/moderate-inputs.server.ts'
 import { MEDIA_RETENTION_DAYS } from './task-view.ts'
 import { isTaskId, requireOwnTask } from './own-task.server.ts'
@@ -75,12 +76,7 @@ async function ensureFamily(tx: Tx, source: SourceTask, rootTaskId: string, free
 
 /** The provider that made the version being fixed (the favourite), or the task's when versions did not record one. */
 async function fixedVersionProvider(tx: Tx, source: SourceTask) {
-  const version = await tx
-    .selectFrom('task_versions')
-    .select('provider')
-    .where('task_id', '=', source.id)
-    .where('version_index', '=', source.favourite_index)
-    .executeTakeFirst()
+  const version = await findTaskVersion(tx, source.id, source.favourite_index)
   return version?.provider ?? source.provider
 }
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { z } from 'zod'
-import type { DB } from '#platform/db.server.ts'
+import type { DB, Tx } from '#platform/db.server.ts'
 import { HttpError, badRequest } from '#domain/http-error.server.ts'
 import { VARIANT_CHOICES } from '#domain/generation/image-generation-form.ts'
 import { requireOwnTask } from '#domain/generation/own-task.server.ts'
@@ -65,3 +65,12 @@ export async function listTaskVersions(db: DB, userId: string, taskId: string) {
     .orderBy('version_index')
     .execute()
 }
+
+/** Version `index` of a task (its file, its size and the provider that made it), or undefined. */
+export const findTaskVersion = (db: DB | Tx, taskId: string, index: number) =>
+  db
+    .selectFrom('task_versions')
+    .select(['key', 'width', 'height', 'provider'])
+    .where('task_id', '=', taskId)
+    .where('version_index', '=', index)
+    .executeTakeFirst()

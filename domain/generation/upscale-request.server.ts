@@ -5,6 +5,7 @@ import { getMediaBytes, getStorage } from '#platform/storage.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
 import { createPaidTask } from './paid-task.server.ts'
 import { requireOwnTask } from './own-task.server.ts'
+import { findTaskVersion } from './task-versions.server.ts'
 import { MAX_UPSCALED_SIDE, type UpscaleParams, type UpscaleRequest } from './upscale-params.ts'
 
 /**
@@ -16,12 +17,7 @@ import { MAX_UPSCALED_SIDE, type UpscaleParams, type UpscaleRequest } from './up
 async function findVersion(db: DB, userId: string, taskId: string, index: number) {
   const task = await requireOwnTask(db, userId, taskId)
   if (task.status !== 'completed') throw new HttpError(409, 'Only a finished portrait can be made bigger')
-  const version = await db
-    .selectFrom('task_versions')
-    .select(['key', 'width', 'height'])
-    .where('task_id', '=', task.id)
-    .where('version_index', '=', index)
-    .executeTakeFirst()
+  const version = await findTaskVersion(db, task.id, index)
   if (!version) throw new HttpError(400, `This portrait has no version ${index + 1}`)
   return { task, version }
 }

@@ -9,7 +9,7 @@ import { getMediaBytes, getStorage } from '#platform/storage.server.ts'
 import { HttpError, badRequest, notFound } from '#domain/http-error.server.ts'
 import { rememberSignInAddress } from '#domain/accounts/sign-in-addresses.server.ts'
 import { requireOwnTask } from '#domain/generation/own-task.server.ts'
-import { favouriteSchema } from '#domain/generation/task-versions.server.ts'
+import { favouriteSchema, findTaskVersion } from '#domain/generation/task-versions.server.ts'
 
 /**
  * Share pages (issue 32, item 4; decision 0037): one finished version of a user's portrait on a
@@ -53,12 +53,7 @@ export async function createSharePage(db: DB, userId: string, taskId: string, in
   const task = await requireOwnTask(db, userId, taskId)
   if (task.status !== 'completed') throw new HttpError(409, 'Only a finished image can be shared')
   if (task.expires_at && task.expires_at <= new Date()) throw new HttpError(409, 'This image has expired')
-  const version = await db
-    .selectFrom('task_versions')
-    .select('key')
-    .where('task_id', '=', task.id)
-    .where('version_index', '=', input.index)
-    .executeTakeFirst()
+  const version = await findTaskVersion(db, task.id, input.index)
   if (!version) throw badRequest(`This image has no version ${input.index}`)
   const original = await getMediaBytes(getStorage(), version.key)
   if (!original) throw new HttpError(409, 'This image is no longer stored')
