@@ -183,7 +183,7 @@ async function finish(
   shortfall?: RefundReason,
 ) {
   const db = getDb()
-  if (await completeTask(db, task.id, delivered, { shortfall, hdLongEdge: job.hdLongEdge })) {
+  if (await completeTask(db, task.id, delivered, { missingReason: shortfall, hdLongEdge: job.hdLongEdge })) {
     observeTaskFinished(task, 'completed')
     return
   }
