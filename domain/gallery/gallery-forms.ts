@@ -1,6 +1,6 @@
 /**
  * The zod schemas of the gallery's admin forms (Update Case: a new style, a template upload); the
- * page and the API validate with the same ones. Apart from gallery-shared.ts so the public gallery
+ * page and the API validate with the same ones. Apart from template-json.ts so the public gallery
  * does not ship zod.
  */
 import { z } from 'zod'

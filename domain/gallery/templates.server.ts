@@ -7,7 +7,7 @@ import { makeThumbnail, normalizeUploadedImage } from '#domain/media/images.serv
 import { requireModeratedInputs } from '#domain/moderation/moderate-inputs.server.ts'
 import { mediaUrl } from '#domain/media/media-url.ts'
 import { type MediaStorage, mediaKey } from '#platform/storage.server.ts'
-import { DISPLAY_WIDTH, type TemplateJson, type OtherParams, THUMBNAIL_WIDTH } from '#domain/gallery/gallery-shared.ts'
+import { DISPLAY_WIDTH, type TemplateJson, type OtherParams, THUMBNAIL_WIDTH } from '#domain/gallery/template-json.ts'
 import { guidedRecord, pickGuided, type GuidedField } from '#domain/generation/guided-fields.ts'
 import type { TemplateUpload } from '#domain/gallery/gallery-forms.ts'
 import { requireGalleryStyle } from '#domain/gallery/styles.server.ts'

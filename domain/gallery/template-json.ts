@@ -1,8 +1,9 @@
 import type { GuidedField } from '#domain/generation/guided-fields.ts'
 
 /**
- * What the gallery's server and browser code share: the API shape of a template and the image
- * sizes stored for it (the Update Case forms' schemas are in gallery-forms.ts).
+ * A template and a style as JSON (the gallery's API answers, read by its pages), the widths of a
+ * template's stored renditions, and what "Customize in generator" hands to /generate. Shared by the
+ * gallery's server and browser code; the Update Case forms' schemas are in gallery-forms.ts.
  */
 
 /** Widths of the two WebP renditions made once at upload (the original is kept as well). */
