@@ -4,7 +4,7 @@
  * the status page reads to list the workers alive in the last minute.
  */
 import os from 'node:os'
-import { recordWorkerAlive, removeWorker } from '#domain/operations/worker-processes.server.ts'
+import { recordWorkerAlive, removeWorker } from '#domain/operator/worker-processes.server.ts'
 import { buildVersion } from '#platform/build-version.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import type { WorkerEnv } from '#worker/env.ts'

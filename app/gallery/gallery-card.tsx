@@ -1,5 +1,5 @@
 import { Form, Link } from '@remix-run/react'
-import { DISPLAY_WIDTH, type TemplateJson, THUMBNAIL_WIDTH } from '#domain/gallery/gallery-shared.ts'
+import { DISPLAY_WIDTH, type TemplateJson, THUMBNAIL_WIDTH } from '#domain/gallery/template-json.ts'
 import type { ImageLoading } from '#app/gallery/first-row.ts'
 
 // Column widths of the masonry grid in gallery.css (4, 3 or 2 columns inside a 1200 px page).

@@ -1,5 +1,5 @@
 import { Link } from '@remix-run/react'
-import { ALL_STYLES, type StyleJson } from '#domain/gallery/gallery-shared.ts'
+import { ALL_STYLES, type StyleJson } from '#domain/gallery/template-json.ts'
 
 /**
  * The category buttons: plain links to ?style=, so filtering works without JavaScript; with it the

@@ -1,7 +1,7 @@
 import { Link, useNavigate, useRevalidator } from '@remix-run/react'
 import { type FormEvent, useEffect, useState } from 'react'
 import { UrlModal } from '#app/components/url-modal.tsx'
-import { type TemplateJson, TEMPLATE_HANDOFF_KEY, type TemplateHandoff } from '#domain/gallery/gallery-shared.ts'
+import { type TemplateJson, TEMPLATE_HANDOFF_KEY, type TemplateHandoff } from '#domain/gallery/template-json.ts'
 import { announceTaskSubmitted } from '#app/generation/task-client.ts'
 import { PhotoCheckNote, usePhotoCheck } from '#app/generation/photo-check-note.tsx'
 import { ACCEPTED_IMAGES } from '#app/utils/accepted-images.ts'

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react'
 import { FieldError } from '#app/components/text-field.tsx'
 import { PromptField } from '#app/generation/generator-fields.tsx'
 import { ACCEPTED_IMAGES } from '#app/utils/accepted-images.ts'
-import { TEMPLATE_HANDOFF_KEY, type StyleJson, type TemplateHandoff } from '#domain/gallery/gallery-shared.ts'
+import { TEMPLATE_HANDOFF_KEY, type StyleJson, type TemplateHandoff } from '#domain/gallery/template-json.ts'
 import { MAX_REFERENCE_IMAGES } from '#domain/generation/image-generation-form.ts'
 
 // The /generate page's own fields: style, mode, the guided options, the custom prompt, a template's scene.

@@ -1,6 +1,6 @@
 import { json } from '@remix-run/node'
 import { readImageGenerationForm } from '#app/generation/generation-forms.server.ts'
-import { submitImageGeneration } from '#domain/generation/task-submission.server.ts'
+import { submitImageGeneration } from '#domain/generation/image-submission.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { requireUser } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'

@@ -1,6 +1,6 @@
 import { json } from '@remix-run/node'
 import { readVideoGenerationForm } from '#app/generation/generation-forms.server.ts'
-import { submitVideoGeneration } from '#domain/generation/task-submission.server.ts'
+import { submitVideoGeneration } from '#domain/generation/video-submission.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { firstSubmissionError } from '#app/utils/form-errors.server.ts'

@@ -4,6 +4,7 @@ import { apiHandler } from '#app/utils/api.server.ts'
 import { firstSubmissionError } from '#app/utils/form-errors.server.ts'
 import { badRequest } from '#domain/http-error.server.ts'
 import { requireUser } from '#domain/permissions/permissions.server.ts'
+import { petPhotosToSave } from '#domain/generation/task-pet-photos.server.ts'
 import { createPet, listPets } from '#domain/pets/pets.server.ts'
 import { petFieldsOf } from '#domain/pets/pet-form.ts'
 import { getDb } from '#platform/db.server.ts'
@@ -23,6 +24,7 @@ export const action = apiHandler(async ({ request }) => {
   const submission = await readPetForm(request)
   if (submission.status !== 'success') throw badRequest(firstSubmissionError(submission.error))
   const { photos, fromTask } = submission.value
-  const pet = await createPet(getDb(), user.id, petFieldsOf(submission.value), photos, fromTask)
+  const files = await petPhotosToSave(getDb(), user.id, photos, fromTask)
+  const pet = await createPet(getDb(), user.id, petFieldsOf(submission.value), files)
   return json({ pet, message: 'Pet saved' }, { status: 201 })
 })

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { json } from '@remix-run/node'
-import { parseCspReports, recordCspViolations } from '#domain/operations/csp-reports.server.ts'
+import { parseCspReports, recordCspViolations } from '#domain/operator/csp-reports.server.ts'
 import { readBodyText } from '#app/utils/api.server.ts'
 import { HttpError, errorResponse } from '#domain/http-error.server.ts'
 import { consumeRateLimits, rateLimit } from '#domain/limits/rate-limit.server.ts'
@@ -19,7 +19,7 @@ const REPORTS_PER_ADDRESS_PER_MINUTE = 60
  * POST /csp-report: where browsers send Content-Security-Policy violations (decision 0020). No
  * session (reports come without cookies) and no CSRF check (server/app.ts exempts the path); bodies
  * are at most 64 kB of JSON and each address may send 60 a minute; what is kept is bounded too
- * (domain/operations/csp-reports.server.ts).
+ * (domain/operator/csp-reports.server.ts).
  */
 export async function action({ request }: ActionFunctionArgs) {
   const contentType = request.headers.get('content-type') ?? ''

@@ -21,7 +21,7 @@ import { seo } from '#app/document/seo.ts'
 import { useHydrated } from '#app/hooks/use-hydrated.ts'
 import { useRootData } from '#app/hooks/use-root-data.ts'
 import { getSystemConfig } from '#domain/credits/system-config.server.ts'
-import { submitVideoGeneration } from '#domain/generation/task-submission.server.ts'
+import { submitVideoGeneration } from '#domain/generation/video-submission.server.ts'
 import {
   FILE_TOO_LARGE,
   MAX_VIDEO_IMAGE_MB,

@@ -20,6 +20,7 @@ import {
   SPECIES_MAX,
   SPECIES_SUGGESTIONS,
 } from '#domain/pets/pet-form.ts'
+import { petPhotosToSave } from '#domain/generation/task-pet-photos.server.ts'
 import { createPet, deletePet, listPets, updatePet, type PetView } from '#domain/pets/pets.server.ts'
 import { getDb } from '#platform/db.server.ts'
 
@@ -64,8 +65,10 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const fields = petFieldsOf(submission.value)
   try {
-    if (id === NEW_PET) await createPet(getDb(), user.id, fields, submission.value.photos, submission.value.fromTask)
-    else {
+    if (id === NEW_PET) {
+      const { photos, fromTask } = submission.value
+      await createPet(getDb(), user.id, fields, await petPhotosToSave(getDb(), user.id, photos, fromTask))
+    } else {
       const { photos: add, removePhotos: remove } = submission.value
       await updatePet(getDb(), user.id, id, { fields, add, remove })
     }

@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useRevalidator } from '@remix-run/react'
 import { type ReactNode, useEffect } from 'react'
-import { systemStatus } from '#domain/operations/system-status.server.ts'
+import { systemStatus } from '#domain/operator/system-status.server.ts'
 import { getTaskStreams } from '#domain/live-updates/live-updates.server.ts'
 import { requirePermission } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'

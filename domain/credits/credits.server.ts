@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import type { LedgerType, TaskKind } from '#platform/db-schema.ts'
 import type { DB, Tx } from '#platform/db.server.ts'
-import { hdShortfallLine, refundLine, type RefundReason } from './refund-reasons.ts'
+import { hdDifferenceLine, refundLine, type RefundReason } from './refund-reasons.ts'
 
 /**
  * Credits live in users.credits and every change is mirrored by one row of the append-only ledger
@@ -103,7 +103,7 @@ export async function refundVersions(
  * its version. The credit_transactions_hd_refund_once index makes it once per (task, version), apart
  * from the full refund of a version that never came.
  */
-export async function refundHdShortfall(
+export async function refundHdDifference(
   tx: Tx,
   refund: { userId: string; taskId: string; variants: number; amount: number; versionIndexes: number[] },
 ) {
@@ -112,7 +112,7 @@ export async function refundHdShortfall(
       userId: refund.userId,
       type: 'earn',
       amount: refund.amount,
-      description: hdShortfallLine({ kind: 'image', index: versionIndex, of: refund.variants }),
+      description: hdDifferenceLine({ kind: 'image', index: versionIndex, of: refund.variants }),
       taskId: refund.taskId,
       versionIndex,
       refundKind: 'hd_shortfall',

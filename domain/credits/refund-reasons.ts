@@ -64,7 +64,7 @@ export function refundLine(reason: RefundReason, version: RefundedVersion): stri
 }
 
 /** "Refunded the HD difference: version 2 of 4 came back smaller than HD" (decision 0035). */
-export function hdShortfallLine(version: RefundedVersion): string {
+export function hdDifferenceLine(version: RefundedVersion): string {
   return `Refunded the HD difference: ${versionName(version)} came back smaller than HD`
 }
 

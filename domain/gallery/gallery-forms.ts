@@ -1,11 +1,11 @@
 /**
  * The zod schemas of the gallery's admin forms (Update Case: a new style, a template upload); the
- * page and the API validate with the same ones. Apart from gallery-shared.ts so the public gallery
+ * page and the API validate with the same ones. Apart from template-json.ts so the public gallery
  * does not ship zod.
  */
 import { z } from 'zod'
-import { OTHER_PARAM_KEYS, type OtherParamKey } from '#domain/gallery/gallery-shared.ts'
-import { GUIDED_FIELD_MAX_LENGTH, PROMPT_MAX_LENGTH } from '#domain/generation/prompt.ts'
+import { GUIDED_FIELD_MAX_LENGTH, guidedRecord } from '#domain/generation/guided-fields.ts'
+import { PROMPT_MAX_LENGTH } from '#domain/generation/prompt.ts'
 
 const BOTH_REQUIRED = 'Please enter both style value and label'
 
@@ -29,9 +29,7 @@ export type NewStyle = z.infer<typeof newStyleSchema>
 const optionalText = (max: number) =>
   z.string({ invalid_type_error: 'Expected text' }).trim().max(max, `At most ${max} characters`).default('')
 
-const otherParamFields = Object.fromEntries(
-  OTHER_PARAM_KEYS.map((key) => [key, optionalText(GUIDED_FIELD_MAX_LENGTH)]),
-) as Record<OtherParamKey, ReturnType<typeof optionalText>>
+const otherParamFields = guidedRecord(() => optionalText(GUIDED_FIELD_MAX_LENGTH))
 
 /** POST /api/image/update-case and the Update Case page's template form. */
 export const templateUploadSchema = z.object({

@@ -1,7 +1,7 @@
 import type { DB, Tx } from '#platform/db.server.ts'
 import { badRequest, HttpError } from '#domain/http-error.server.ts'
 import type { NewStyle } from '#domain/gallery/gallery-forms.ts'
-import type { StyleJson } from '#domain/gallery/gallery-shared.ts'
+import type { StyleJson } from '#domain/gallery/template-json.ts'
 
 type StyleKind = 'gallery' | 'generator'
 

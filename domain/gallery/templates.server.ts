@@ -7,14 +7,8 @@ import { makeThumbnail, normalizeUploadedImage } from '#domain/media/images.serv
 import { requireModeratedInputs } from '#domain/moderation/moderate-inputs.server.ts'
 import { mediaUrl } from '#domain/media/media-url.ts'
 import { type MediaStorage, mediaKey } from '#platform/storage.server.ts'
-import {
-  DISPLAY_WIDTH,
-  type TemplateJson,
-  OTHER_PARAM_KEYS,
-  type OtherParamKey,
-  type OtherParams,
-  THUMBNAIL_WIDTH,
-} from '#domain/gallery/gallery-shared.ts'
+import { DISPLAY_WIDTH, type TemplateJson, type OtherParams, THUMBNAIL_WIDTH } from '#domain/gallery/template-json.ts'
+import { guidedRecord, pickGuided, type GuidedField } from '#domain/generation/guided-fields.ts'
 import type { TemplateUpload } from '#domain/gallery/gallery-forms.ts'
 import { requireGalleryStyle } from '#domain/gallery/styles.server.ts'
 
@@ -29,8 +23,10 @@ const KEY_PREFIX = 'inspiration'
 
 function toTemplateJson(row: Template): TemplateJson {
   const stored = row.other_params
-  const otherParams = Object.fromEntries(OTHER_PARAM_KEYS.map((key) => [key, stored[key] ?? ''])) as OtherParams
-  otherParams.templatePrompt = row.template_prompt
+  const otherParams: OtherParams = {
+    ...guidedRecord((field) => stored[field] ?? ''),
+    templatePrompt: row.template_prompt,
+  }
   return {
     _id: row.id,
     imageUrl: mediaUrl(row.display_key),
@@ -57,7 +53,7 @@ export interface NewTemplate {
   name: string
   prompt: string
   templatePrompt: string
-  otherParams: Partial<Record<OtherParamKey, string>>
+  otherParams: Partial<Record<GuidedField, string>>
   createdBy: string | null
 }
 
@@ -84,7 +80,7 @@ export async function createTemplate(db: DB, storage: MediaStorage, input: NewTe
       return key
     }),
   )
-  const otherParams = Object.fromEntries(OTHER_PARAM_KEYS.map((key) => [key, input.otherParams[key] ?? '']))
+  const otherParams = guidedRecord((field) => input.otherParams[field] ?? '')
   const row = await db
     .insertInto('templates')
     .values({
@@ -118,7 +114,7 @@ export async function createTemplateFromUpload(
     name: upload.name,
     prompt: upload.prompt,
     templatePrompt: upload.templatePrompt,
-    otherParams: Object.fromEntries(OTHER_PARAM_KEYS.map((key) => [key, upload[key]])),
+    otherParams: pickGuided(upload),
     createdBy: adminId,
   })
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { GENERATOR_STYLES, guidedOptionsSchema, type ImagePromptInput } from '#domain/generation/prompt.ts'
 import { likenessCorrections, likenessFixSchema } from '#domain/generation/likeness-fix.ts'
-import { petTraitsSchema } from './pet-traits.ts'
+import { petTraitsSchema } from '#domain/pets/pet-traits.ts'
 import { QUALITY_CHOICES } from './image-generation-form.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { PetTraits } from './pet-traits.ts'
+import type { PetTraits } from '#domain/pets/pet-traits.ts'
 
 /**
  * "Doesn't look like my pet?": what the user can say is off, the form's schema (the API's JSON and

@@ -4,9 +4,9 @@
  * what the worker understands. Pure and free of Node-only APIs.
  */
 import { z } from 'zod'
-import { petPhotosSentence, traitsSentence, type PetTraits } from './pet-traits.ts'
+import { petPhotosSentence, traitsSentence, type PetTraits } from '#domain/pets/pet-traits.ts'
+import { GUIDED_FIELD_MAX_LENGTH, guidedRecord } from './guided-fields.ts'
 
-export const GUIDED_FIELD_MAX_LENGTH = 200
 export const PROMPT_MAX_LENGTH = 4000
 
 /** The generator's built-in styles; 'template' is used when a gallery template is applied. */
@@ -16,26 +16,13 @@ export type GeneratorStyle = (typeof GENERATOR_STYLES)[number]
 // `.default('')` because conform turns an empty form field into undefined.
 const guidedText = z.string().trim().max(GUIDED_FIELD_MAX_LENGTH).default('')
 
-/** The structured options of the generator's Guide mode (spec section 2, /generate). */
-export interface GuidedOptions {
-  personification: 'yes' | 'no'
-  clothingTop: string
-  accessories: string
-  clothingPants: string
-  clothingShoes: string
-  action: string
-  background: string
-}
-
+/** The structured options of the generator's Guide mode, one for each of GUIDED_FIELDS. */
 export const guidedOptionsSchema = z.object({
+  ...guidedRecord(() => guidedText),
   personification: z.enum(['yes', 'no']).default('no'),
-  clothingTop: guidedText,
-  accessories: guidedText,
-  clothingPants: guidedText,
-  clothingShoes: guidedText,
-  action: guidedText,
-  background: guidedText,
-}) satisfies z.ZodType<GuidedOptions, z.ZodTypeDef, unknown>
+})
+
+export type GuidedOptions = z.output<typeof guidedOptionsSchema>
 
 export const imagePromptSchema = z.string().trim().min(1).max(PROMPT_MAX_LENGTH)
 

@@ -5,15 +5,16 @@ import { getEnv } from '#platform/env.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
 import { recordImageGeneration } from '#domain/analytics/events.server.ts'
 import { getSystemConfig } from '#domain/credits/system-config.server.ts'
-import { HttpError, notFound } from '#domain/http-error.server.ts'
+import { HttpError } from '#domain/http-error.server.ts'
 import { imageTaskParamsSchema, type ImageTaskParams } from './image-task-params.ts'
 import type { LikenessFix } from './likeness-fix.ts'
 import { claimFreeFix } from './free-fixes.server.ts'
 import { frontOfUserQueue } from './queue-placement.server.ts'
-import { createPaidTask } from './task-submission.server.ts'
+import { createPaidTask } from './paid-task.server.ts'
+import { findTaskVersion } from './task-versions.server.ts'
 import { requireModeratedInputs } from '#domain/moderation/moderate-inputs.server.ts'
 import { MEDIA_RETENTION_DAYS } from './task-view.ts'
-import { isTaskId } from '#domain/generation/user-tasks.server.ts'
+import { isTaskId, requireOwnTask } from './own-task.server.ts'
 
 /**
  * Re-rolls and likeness fixes: a new image task made from one of the user's image tasks, with the
@@ -25,21 +26,7 @@ import { isTaskId } from '#domain/generation/user-tasks.server.ts'
 
 type Derivation = { kind: 'reroll' } | { kind: 'fix'; fix: LikenessFix }
 
-async function findSource(db: DB, userId: string, taskId: string) {
-  const task = isTaskId(taskId)
-    ? await db
-        .selectFrom('generation_tasks')
-        .selectAll()
-        .where('id', '=', taskId)
-        .where('user_id', '=', userId)
-        .where('kind', '=', 'image')
-        .executeTakeFirst()
-    : undefined
-  if (!task) throw notFound('Task not found')
-  return task
-}
-
-type SourceTask = Awaited<ReturnType<typeof findSource>>
+type SourceTask = Awaited<ReturnType<typeof requireOwnTask>>
 
 function refuseUnfinished(task: SourceTask, derivation: Derivation) {
   if (derivation.kind === 'fix' && task.status !== 'completed') {
@@ -89,12 +76,7 @@ async function ensureFamily(tx: Tx, source: SourceTask, rootTaskId: string, free
 
 /** The provider that made the version being fixed (the favourite), or the task's when versions did not record one. */
 async function fixedVersionProvider(tx: Tx, source: SourceTask) {
-  const version = await tx
-    .selectFrom('task_versions')
-    .select('provider')
-    .where('task_id', '=', source.id)
-    .where('version_index', '=', source.favourite_index)
-    .executeTakeFirst()
+  const version = await findTaskVersion(tx, source.id, source.favourite_index)
   return version?.provider ?? source.provider
 }
 
@@ -105,7 +87,7 @@ interface Requester {
 }
 
 async function derive(db: DB, { userId, clientAddress }: Requester, taskId: string, derivation: Derivation) {
-  const source = await findSource(db, userId, taskId)
+  const source = await requireOwnTask(db, userId, taskId)
   refuseUnfinished(source, derivation)
   await refuseWithoutPhoto(source)
   // The photo and the run's own text passed when it was submitted; a fix's note is new text.
@@ -124,6 +106,7 @@ async function derive(db: DB, { userId, clientAddress }: Requester, taskId: stri
     id,
     userId,
     kind: 'image',
+    job: 'generate_image',
     source: source.source,
     params,
     inputKeys: source.input_keys,

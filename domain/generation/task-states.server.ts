@@ -1,8 +1,8 @@
 import { sql } from 'kysely'
 import type { DB, Tx } from '#platform/db.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
-import { refundHdShortfall, refundVersions } from '#domain/credits/credits.server.ts'
-import { hdShortfall } from './hd-shortfall.ts'
+import { refundHdDifference, refundVersions } from '#domain/credits/credits.server.ts'
+import { hdDifferenceOwed } from './hd-difference.ts'
 import type { DeliveredVersion } from './task-version.ts'
 import type { RefundReason } from '#domain/credits/refund-reasons.ts'
 import { returnFreeFix } from './free-fixes.server.ts'
@@ -62,7 +62,7 @@ const retentionEnd = sql<Date>`now() + make_interval(days => ${MEDIA_RETENTION_D
 /**
  * Completes a processing task with the versions it received (a single key: one version 0), in one
  * transaction: the versions' rows, the first as the favourite (its key is the result), and a refund
- * line for each version asked for that did not come, with `shortfall` as the reason (by default,
+ * line for each version asked for that did not come, with `missingReason` as the reason (by default,
  * the provider made fewer). False when the task is no longer processing (recovery failed and
  * refunded it meanwhile).
  */
@@ -71,11 +71,11 @@ export async function completeTask(
   taskId: string,
   delivered: string | DeliveredVersion[],
   {
-    shortfall = 'not_delivered',
+    missingReason = 'not_delivered',
     hdLongEdge,
   }: {
     /** Why the versions not delivered are missing (each is refunded). */
-    shortfall?: RefundReason
+    missingReason?: RefundReason
     /**
      * The long edge an HD version must have when its own provider's is unknown; a smaller one is
      * refunded HD's difference (decision 0035).
@@ -135,10 +135,10 @@ export async function completeTask(
       variants: task.variants,
       unitCost: unitCost(task),
       versionIndexes: missing,
-      reason: shortfall,
+      reason: missingReason,
     })
-    const hd = hdShortfall(task.params, versions, hdLongEdge)
-    if (hd) await refundHdShortfall(tx, { userId: task.user_id, taskId, variants: task.variants, ...hd })
+    const hd = hdDifferenceOwed(task.params, versions, hdLongEdge)
+    if (hd) await refundHdDifference(tx, { userId: task.user_id, taskId, variants: task.variants, ...hd })
     return true
   })
 }

@@ -1,9 +1,9 @@
 import { sql } from 'kysely'
 import { z } from 'zod'
-import type { DB } from '#platform/db.server.ts'
-import { HttpError, badRequest, notFound } from '#domain/http-error.server.ts'
+import type { DB, Tx } from '#platform/db.server.ts'
+import { HttpError, badRequest } from '#domain/http-error.server.ts'
 import { VARIANT_CHOICES } from '#domain/generation/image-generation-form.ts'
-import { isTaskId } from '#domain/generation/user-tasks.server.ts'
+import { requireOwnTask } from '#domain/generation/own-task.server.ts'
 
 /**
  * A run's versions after it ended: which one is the favourite (stands for the task in history and
@@ -28,28 +28,13 @@ export const favouriteSchema = z.object({
   ),
 })
 
-/** The user's own image task, or 404. */
-export async function ownImageTask(db: DB, userId: string, taskId: string) {
-  const task = isTaskId(taskId)
-    ? await db
-        .selectFrom('generation_tasks')
-        .select(['id', 'status', 'variants', 'family_root_id'])
-        .where('id', '=', taskId)
-        .where('user_id', '=', userId)
-        .where('kind', '=', 'image')
-        .executeTakeFirst()
-    : undefined
-  if (!task) throw notFound('Task not found')
-  return task
-}
-
 /**
  * Makes version `index` the task's favourite: 404 for a task that is not the user's, 409 for one
  * not completed, 400 for a version it does not have. The result key follows in the same UPDATE, so
  * the live stream announces the change (its trigger watches result_key).
  */
 export async function chooseFavourite(db: DB, userId: string, taskId: string, index: number) {
-  const task = await ownImageTask(db, userId, taskId)
+  const task = await requireOwnTask(db, userId, taskId)
   if (task.status !== 'completed') throw new HttpError(409, 'Only a finished image can have a favourite')
   const updated = await db
     .updateTable('generation_tasks')
@@ -71,7 +56,7 @@ export async function chooseFavourite(db: DB, userId: string, taskId: string, in
 
 /** The finished task's versions (index and key), lowest first, for a download of all of them. */
 export async function listTaskVersions(db: DB, userId: string, taskId: string) {
-  const task = await ownImageTask(db, userId, taskId)
+  const task = await requireOwnTask(db, userId, taskId)
   if (task.status !== 'completed') throw new HttpError(409, 'This image is not finished yet')
   return db
     .selectFrom('task_versions')
@@ -80,3 +65,12 @@ export async function listTaskVersions(db: DB, userId: string, taskId: string) {
     .orderBy('version_index')
     .execute()
 }
+
+/** Version `index` of a task (its file, its size and the provider that made it), or undefined. */
+export const findTaskVersion = (db: DB | Tx, taskId: string, index: number) =>
+  db
+    .selectFrom('task_versions')
+    .select(['key', 'width', 'height', 'provider'])
+    .where('task_id', '=', taskId)
+    .where('version_index', '=', index)
+    .executeTakeFirst()

@@ -3,8 +3,9 @@ import sharp from 'sharp'
 import type { DB } from '#platform/db.server.ts'
 import { getMediaBytes, getStorage } from '#platform/storage.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
-import { createPaidTask } from './task-submission.server.ts'
-import { ownImageTask } from './task-versions.server.ts'
+import { createPaidTask } from './paid-task.server.ts'
+import { requireOwnTask } from './own-task.server.ts'
+import { findTaskVersion } from './task-versions.server.ts'
 import { MAX_UPSCALED_SIDE, type UpscaleParams, type UpscaleRequest } from './upscale-params.ts'
 
 /**
@@ -14,14 +15,9 @@ import { MAX_UPSCALED_SIDE, type UpscaleParams, type UpscaleRequest } from './up
  */
 
 async function findVersion(db: DB, userId: string, taskId: string, index: number) {
-  const task = await ownImageTask(db, userId, taskId)
+  const task = await requireOwnTask(db, userId, taskId)
   if (task.status !== 'completed') throw new HttpError(409, 'Only a finished portrait can be made bigger')
-  const version = await db
-    .selectFrom('task_versions')
-    .select(['key', 'width', 'height'])
-    .where('task_id', '=', task.id)
-    .where('version_index', '=', index)
-    .executeTakeFirst()
+  const version = await findTaskVersion(db, task.id, index)
   if (!version) throw new HttpError(400, `This portrait has no version ${index + 1}`)
   return { task, version }
 }
@@ -49,6 +45,7 @@ export async function upscaleTask(db: DB, userId: string, taskId: string, { inde
     id: randomUUID(),
     userId,
     kind: 'image',
+    job: 'upscale_image',
     source: 'upscale',
     params,
     inputKeys: [version.key],

@@ -4,21 +4,18 @@ import type { GenerationTask, TaskKind } from '#platform/db-schema.ts'
 import type { DB, Tx } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
-import { HttpError, notFound } from '#domain/http-error.server.ts'
+import { HttpError } from '#domain/http-error.server.ts'
 import { printReadiness } from '#domain/media/print-readiness.ts'
 import { mediaUrl } from '#domain/media/media-url.ts'
 import type { TaskImage, TaskView } from '#domain/generation/task-view.ts'
 import type { TaskVersion } from '#domain/generation/task-version.ts'
 import { UPSCALE_FALLBACK } from '#domain/generation/upscale-params.ts'
+import { isTaskId, requireOwnTask } from './own-task.server.ts'
 
 /**
  * What routes do with a user's generation tasks: the reads behind the task API, the sidebar and
  * the history, and deleting a finished one.
  */
-
-const uuid = z.string().uuid()
-/** Whether a value can be a task's id (a UUID): anything else is a task not found, never a query. */
-export const isTaskId = (value: unknown): value is string => uuid.safeParse(value).success
 
 const descriptions: Record<TaskKind, Record<GenerationTask['source'], string>> = {
   image: { generate: 'Generate pet portrait', template: 'Generate from template', upscale: 'Make it bigger' },
@@ -227,20 +224,18 @@ export async function userTaskKeys(db: DB | Tx, userId: string) {
  * leaves the row (and a retry finds them) rather than files nobody can reach.
  */
 export async function deleteFinishedTask(db: DB, userId: string, taskId: string, kind: TaskKind) {
-  const what = kind === 'image' ? 'Image' : 'Video'
-  const task = isTaskId(taskId)
-    ? await db
-        .selectFrom('generation_tasks')
-        .select(['id', 'status', 'input_keys', 'result_key', madeKeysColumn])
-        .where('id', '=', taskId)
-        .where('user_id', '=', userId)
-        .where('kind', '=', kind)
-        .executeTakeFirst()
-    : undefined
-  if (!task) throw notFound(`${what} not found`)
+  const task = await requireOwnTask(db, userId, taskId, {
+    kind,
+    message: `${kind === 'image' ? 'Image' : 'Video'} not found`,
+  })
   if (task.status === 'queued' || task.status === 'processing') {
     throw new HttpError(409, `This ${kind} is still being generated`)
   }
-  await getStorage().deleteMany(taskKeys(task))
+  const made = await db
+    .selectFrom('generation_tasks')
+    .select(madeKeysColumn)
+    .where('id', '=', task.id)
+    .executeTakeFirst()
+  await getStorage().deleteMany(taskKeys({ ...task, made_keys: made?.made_keys ?? [] }))
   await db.deleteFrom('generation_tasks').where('id', '=', task.id).execute()
 }

@@ -55,6 +55,12 @@ export const permissionRules: Record<Permission, Rule> = {
   },
 }
 
+/**
+ * A super administrator's account cannot be deleted, by its owner ("Delete my account") or by anyone
+ * else, nor banned.
+ */
+export const isProtectedAccount = (role: Role) => role === 'superadmin'
+
 const PERMISSIONS = Object.keys(permissionRules) as Permission[]
 
 /** Every permission of an account with `role`, plus the owner's when it is the owner account. */

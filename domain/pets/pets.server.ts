@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import type { Pet } from '#platform/db-schema.ts'
 import type { DB, Tx } from '#platform/db.server.ts'
-import { contentTypeForKey, getMediaBytes, getStorage, mediaKey } from '#platform/storage.server.ts'
+import { contentTypeForKey, getMediaBytes, getStorage } from '#platform/storage.server.ts'
 import { badRequest, HttpError, notFound } from '#domain/http-error.server.ts'
+import type { EncodedImage } from '#domain/media/images.server.ts'
 import { mediaUrl } from '#domain/media/media-url.ts'
-import type { PetTraits } from '#domain/generation/pet-traits.ts'
+import { withStagedImages, type StagedImage } from '#domain/media/staged-uploads.server.ts'
+import type { PetTraits } from '#domain/pets/pet-traits.ts'
 import { acceptPetPhoto } from './pet-photos.server.ts'
 import { MAX_PET_PHOTOS, type PetFields } from './pet-form.ts'
 
@@ -90,8 +92,8 @@ async function findOwnPet(db: DB | Tx, userId: string, petId: string, { lock = f
 type StoredPhoto = { key: string; width: number; height: number }
 
 /**
- * Checks the uploads (acceptPetPhoto) one after the other and stores them under the pet's prefix,
- * then runs `save`; should anything fail, what this stored is deleted again. `existingKeys` (the
+ * Checks the uploads (acceptPetPhoto) one after the other and stores them under the pet's prefix
+ * (withStagedImages: deleted again should anything fail), then runs `save`. `existingKeys` (the
  * pet's files) are never written or deleted here: an upload of the same photo is that file.
  */
 async function withStoredPhotos<T>(
@@ -101,26 +103,22 @@ async function withStoredPhotos<T>(
   existingKeys: string[],
   save: (photos: StoredPhoto[]) => Promise<T>,
 ) {
-  const accepted = []
+  const accepted: EncodedImage[] = []
   for (const file of files) accepted.push(await acceptPetPhoto(db, file))
-  const storage = getStorage()
-  const photos: StoredPhoto[] = []
-  const written: string[] = []
-  try {
-    for (const image of accepted) {
-      const key = mediaKey(`pets/${petId}`, image.bytes, image.ext)
-      // The same photo twice is one photo.
-      if (photos.some((photo) => photo.key === key)) continue
-      photos.push({ key, width: image.width, height: image.height })
-      if (existingKeys.includes(key)) continue
-      await storage.put(key, image.bytes, image.mimeType)
-      written.push(key)
-    }
-    return await save(photos)
-  } catch (error) {
-    await storage.deleteMany(written)
-    throw error
-  }
+  return withStagedImages(
+    `pets/${petId}`,
+    accepted,
+    (keys) => {
+      const photos: StoredPhoto[] = []
+      keys.forEach((key, index) => {
+        // The same photo twice is one photo.
+        if (photos.some((photo) => photo.key === key)) return
+        photos.push({ key, width: accepted[index].width, height: accepted[index].height })
+      })
+      return save(photos)
+    },
+    existingKeys,
+  )
 }
 
 async function insertPhotos(tx: Tx, petId: string, photos: StoredPhoto[], firstPosition: number) {
@@ -131,41 +129,8 @@ async function insertPhotos(tx: Tx, petId: string, photos: StoredPhoto[], firstP
     .execute()
 }
 
-/**
- * The pet photo(s) of one of the user's tasks (a saved pet's several, else the uploaded one), as
- * files for acceptPetPhoto: "Save this pet" after a generation, without uploading again.
- */
-async function taskPetPhotos(db: DB, userId: string, taskId: string): Promise<File[]> {
-  const task = isUuid(taskId)
-    ? await db
-        .selectFrom('generation_tasks')
-        .select(['input_keys', 'params'])
-        .where('id', '=', taskId)
-        .where('user_id', '=', userId)
-        .where('kind', '=', 'image')
-        .executeTakeFirst()
-    : undefined
-  if (!task || task.input_keys.length === 0) throw notFound('Task not found')
-  const count = Number((task.params as { petPhotoCount?: unknown }).petPhotoCount) || 1
-  const storage = getStorage()
-  const files = []
-  for (const key of task.input_keys.slice(0, Math.min(count, MAX_PET_PHOTOS))) {
-    const bytes = await getMediaBytes(storage, key)
-    if (!bytes) throw new HttpError(409, 'The photo of that generation is no longer stored: please upload it')
-    files.push(new File([new Uint8Array(bytes)], key.slice(key.lastIndexOf('/') + 1), { type: contentTypeForKey(key) }))
-  }
-  return files
-}
-
-/** Saves a new pet with its photos (at least one): uploaded, or those of one of the user's tasks. */
-export async function createPet(
-  db: DB,
-  userId: string,
-  fields: PetFields,
-  uploads: File[],
-  fromTask?: string,
-): Promise<PetView> {
-  const files = uploads.length === 0 && fromTask ? await taskPetPhotos(db, userId, fromTask) : uploads
+/** Saves a new pet with its photos (at least one; petPhotosToSave in domain/generation/ finds a task's). */
+export async function createPet(db: DB, userId: string, fields: PetFields, files: File[]): Promise<PetView> {
   if (files.length === 0) throw tooFewPhotos()
   if (files.length > MAX_PET_PHOTOS) throw tooManyPhotos()
   const id = randomUUID()
@@ -272,7 +237,7 @@ const listed = (text: string) =>
 export interface PetInputs {
   traits: PetTraits
   /** The photos' bytes, in order, ready to be stored again under a task. */
-  images: { bytes: Buffer; mimeType: string; ext: string }[]
+  images: StagedImage[]
 }
 
 /** The user's pet's traits and photos, for a generation with it; anyone else's pet is a 404. */

@@ -11,12 +11,11 @@ import type { DB } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { getLogger } from '#platform/logger.server.ts'
 import { getMetrics } from '#platform/metrics.server.ts'
-import type { PetTraits } from '#domain/generation/pet-traits.ts'
 import { HttpError } from '#domain/http-error.server.ts'
 import { createLimiter } from '#domain/limits/concurrency.server.ts'
 import { judgeMeasures } from './local-verdict.ts'
 import { measurePhoto } from './photo-measures.server.ts'
-import { judgeAnswer, visionAnswerSchema, type VisionAnswer } from './vision-answer.ts'
+import { judgeAnswer, visionAnswerSchema, type SeenTraits, type VisionAnswer } from './vision-answer.ts'
 import { askGemini } from './vision-gemini.server.ts'
 import { askOpenAi } from './vision-openai.server.ts'
 import { SkippedCall, type SkipReason } from '#platform/json-call.server.ts'
@@ -28,7 +27,7 @@ export interface PhotoCheck {
   /** What may work less well; the photo can still be submitted. */
   warnings: string[]
   /** What the vision model saw of the pet. */
-  traits?: PetTraits
+  traits?: SeenTraits
   /** 'skipped': offline, or the call could not be made (`skipReason`). */
   vision: 'checked' | 'skipped' | 'cached'
   skipReason?: SkipReason | 'offline' | 'refused_locally'

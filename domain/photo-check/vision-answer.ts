@@ -4,7 +4,6 @@
  * required and no others), the parser of what comes back, and what the answer means for the upload.
  */
 import { z } from 'zod'
-import type { PetTraits } from '#domain/generation/pet-traits.ts'
 import type { Verdict } from './local-verdict.ts'
 
 export const VISION_PROMPT = [
@@ -54,17 +53,22 @@ const problemWarnings: Record<(typeof PROBLEMS)[number], string> = {
   several_pets: 'There is more than one animal: the portrait follows the most prominent one',
 }
 
-export function judgeAnswer(answer: VisionAnswer): Verdict & { traits?: PetTraits } {
+/** What the vision model saw of the pet, in the shape of a saved pet's traits (domain/pets/pet-traits.ts). */
+const seenTraits = (answer: VisionAnswer) => ({
+  species: answer.species,
+  breed: answer.breed_guess,
+  colours: answer.main_colours.slice(0, 4),
+  markings: answer.markings.slice(0, 4),
+})
+
+export type SeenTraits = ReturnType<typeof seenTraits>
+
+export function judgeAnswer(answer: VisionAnswer): Verdict & { traits?: SeenTraits } {
   if (!answer.pet_found || answer.pet_count === 0) return { refusal: NO_PET_MESSAGE, warnings: [] }
   const problems = new Set(answer.problems)
   if (answer.pet_count > 1) problems.add('several_pets')
   return {
     warnings: [...problems].map((problem) => problemWarnings[problem]),
-    traits: {
-      species: answer.species,
-      breed: answer.breed_guess,
-      colours: answer.main_colours.slice(0, 4),
-      markings: answer.markings.slice(0, 4),
-    },
+    traits: seenTraits(answer),
   }
 }

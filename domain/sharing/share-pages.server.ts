@@ -8,7 +8,8 @@ import { publicOrigin } from '#platform/public-url.server.ts'
 import { getMediaBytes, getStorage } from '#platform/storage.server.ts'
 import { HttpError, badRequest, notFound } from '#domain/http-error.server.ts'
 import { rememberSignInAddress } from '#domain/accounts/sign-in-addresses.server.ts'
-import { favouriteSchema } from '#domain/generation/task-versions.server.ts'
+import { requireOwnTask } from '#domain/generation/own-task.server.ts'
+import { favouriteSchema, findTaskVersion } from '#domain/generation/task-versions.server.ts'
 
 /**
  * Share pages (issue 32, item 4; decision 0037): one finished version of a user's portrait on a
@@ -49,24 +50,11 @@ const uuid = z.string().uuid()
  * sharer's client is remembered like a sign-in's, so a visitor registering from it is no referral.
  */
 export async function createSharePage(db: DB, userId: string, taskId: string, input: ShareInput, ip: string) {
-  const version = uuid.safeParse(taskId).success
-    ? await db
-        .selectFrom('generation_tasks')
-        .leftJoin('task_versions', (join) =>
-          join
-            .onRef('task_versions.task_id', '=', 'generation_tasks.id')
-            .on('task_versions.version_index', '=', input.index),
-        )
-        .select(['generation_tasks.status', 'generation_tasks.expires_at', 'task_versions.key'])
-        .where('generation_tasks.id', '=', taskId)
-        .where('generation_tasks.user_id', '=', userId)
-        .where('generation_tasks.kind', '=', 'image')
-        .executeTakeFirst()
-    : undefined
-  if (!version) throw notFound('Task not found')
-  if (version.status !== 'completed') throw new HttpError(409, 'Only a finished image can be shared')
-  if (version.expires_at && version.expires_at <= new Date()) throw new HttpError(409, 'This image has expired')
-  if (!version.key) throw badRequest(`This image has no version ${input.index}`)
+  const task = await requireOwnTask(db, userId, taskId)
+  if (task.status !== 'completed') throw new HttpError(409, 'Only a finished image can be shared')
+  if (task.expires_at && task.expires_at <= new Date()) throw new HttpError(409, 'This image has expired')
+  const version = await findTaskVersion(db, task.id, input.index)
+  if (!version) throw badRequest(`This image has no version ${input.index}`)
   const original = await getMediaBytes(getStorage(), version.key)
   if (!original) throw new HttpError(409, 'This image is no longer stored')
 
@@ -82,7 +70,7 @@ export async function createSharePage(db: DB, userId: string, taskId: string, in
     .values({
       slug,
       user_id: userId,
-      task_id: taskId,
+      task_id: task.id,
       version_index: input.index,
       listed: input.listed,
       image_key: imageKey,

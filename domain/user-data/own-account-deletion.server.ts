@@ -5,6 +5,7 @@ import { forbidden, HttpError } from '#domain/http-error.server.ts'
 import { verifyPassword } from '#domain/accounts/password.server.ts'
 import { loginFailureLimits } from '#domain/limits/account-limits.server.ts'
 import { assertWithinRateLimits, countHits } from '#domain/limits/rate-limit.server.ts'
+import { isProtectedAccount } from '#domain/permissions/permissions.ts'
 import { findSessionStart } from '#domain/sessions/session.server.ts'
 import { deleteAccount } from '#domain/user-management/account-deletion.server.ts'
 
@@ -35,7 +36,7 @@ export async function deleteOwnAccount(db: DB, user: User, token: string, input:
   if (confirmsWithGoogle(user)) await requireFreshGoogleSignIn(db, token)
   else await requirePassword(db, user, input.password, ip)
   const deleted = await deleteAccount(db, user.id, (locked) => {
-    if (locked.role === 'superadmin') throw forbidden('A super administrator account cannot be deleted')
+    if (isProtectedAccount(locked.role)) throw forbidden('A super administrator account cannot be deleted')
   })
   if (!deleted) throw new HttpError(404, 'Account not found')
   return deleted

@@ -1,9 +1,8 @@
 import { sql } from 'kysely'
 import type { DB } from '#platform/db.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
-import { HttpError, notFound } from '#domain/http-error.server.ts'
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+import { HttpError } from '#domain/http-error.server.ts'
+import { requireOwnTask } from '#domain/generation/own-task.server.ts'
 
 /**
  * "Delete my photo now" (issue 32 item 6): the photo a task was made from goes at once, from storage
@@ -13,15 +12,8 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
  * (409) while a task that uses the photo is still being made: the worker needs it.
  */
 export async function deleteTaskPhoto(db: DB, userId: string, taskId: string) {
-  const task = uuidPattern.test(taskId)
-    ? await db
-        .selectFrom('generation_tasks')
-        .select(['input_keys'])
-        .where('id', '=', taskId)
-        .where('user_id', '=', userId)
-        .executeTakeFirst()
-    : undefined
-  if (!task) throw notFound('Task not found')
+  // Any kind: a video made from a photo keeps it too.
+  const task = await requireOwnTask(db, userId, taskId, { kind: null })
   const keys = task.input_keys.filter((key) => key.startsWith('tasks/'))
   if (keys.length === 0) return { deleted: 0 }
   await db.transaction().execute(async (tx) => {

@@ -4,6 +4,7 @@ import type { User } from '#platform/db-schema.ts'
 import type { DB, Tx } from '#platform/db.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
 import { setCredits } from '#domain/credits/credits.server.ts'
+import { isProtectedAccount } from '#domain/permissions/permissions.ts'
 import { revokeUserSessions } from '#domain/sessions/session.server.ts'
 import { deleteAccount } from '#domain/user-management/account-deletion.server.ts'
 import { createUser, findUserByEmail, normalizeRole } from '#domain/accounts/user.server.ts'
@@ -174,7 +175,7 @@ async function changeUser<T>(
   return db.transaction().execute(async (tx) => {
     const user = await tx.selectFrom('users').selectAll().where('id', '=', id).forUpdate().executeTakeFirst()
     if (!user) refuse('notFound')
-    if (options.protectSuperadmin && user.role === 'superadmin') refuse('superadminProtected')
+    if (options.protectSuperadmin && isProtectedAccount(user.role)) refuse('superadminProtected')
     return change(tx, user)
   })
 }
@@ -183,7 +184,7 @@ async function changeUser<T>(
 export async function deleteUserAsAdmin(db: DB, id: string) {
   if (!isUuid(id)) refuse('notFound')
   const user = await deleteAccount(db, id, (user) => {
-    if (user.role === 'superadmin') refuse('superadminProtected')
+    if (isProtectedAccount(user.role)) refuse('superadminProtected')
   })
   return user ?? refuse('notFound')
 }

@@ -9,7 +9,7 @@ import type { MediaStorage } from '#platform/storage.server.ts'
 import { createLocalImageProvider } from '#worker/providers/image/local.ts'
 import type { GeneratorStyle } from '#domain/generation/prompt.ts'
 import { type Accessory, drawPet, type PetSpec } from './demo-pet-drawing.ts'
-import type { OtherParamKey } from '#domain/gallery/gallery-shared.ts'
+import type { GuidedField } from '#domain/generation/guided-fields.ts'
 import { createTemplate } from '#domain/gallery/templates.server.ts'
 
 type Coat = Pick<PetSpec, 'species' | 'fur' | 'light' | 'dark' | 'ears' | 'eyePatch' | 'stripes' | 'eyes'>
@@ -41,7 +41,7 @@ interface DemoTemplate {
   tilt?: number
   /** Names a place the renderer knows (beach, city, snow...) to pick the scene behind the frame. */
   templatePrompt: string
-  otherParams: Partial<Record<OtherParamKey, string>>
+  otherParams: Partial<Record<GuidedField, string>>
 }
 
 // One template a line reads best.

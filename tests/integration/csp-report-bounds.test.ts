@@ -1,4 +1,4 @@
-import { cspReportSummary } from '#domain/operations/csp-reports.server.ts'
+import { cspReportSummary } from '#domain/operator/csp-reports.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { startWebProcess } from '#tests/helpers/web-process.ts'
 import { waitFor } from '#tests/helpers/worker-process.ts'

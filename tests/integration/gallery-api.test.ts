@@ -8,7 +8,7 @@ import { action as createStyle, loader as listStyles } from '#app/routes/api.ima
 import { action as updateCase } from '#app/routes/api.image.update-case.ts'
 import { loader as media } from '#app/routes/media.$.ts'
 import { defaultGalleryStyles } from '../../scripts/seed/defaults.ts'
-import type { TemplateJson } from '#domain/gallery/gallery-shared.ts'
+import type { TemplateJson } from '#domain/gallery/template-json.ts'
 import { getStorage } from '#platform/storage.server.ts'
 
 withOwnDataDir()

@@ -1,5 +1,5 @@
 import { registerDatabaseMetrics } from '../../server/database-metrics.ts'
-import { listLiveWorkers } from '#domain/operations/worker-processes.server.ts'
+import { listLiveWorkers } from '#domain/operator/worker-processes.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { initLogging } from '#platform/logger.server.ts'
 import { startMetricsServer } from '#platform/metrics-server.server.ts'

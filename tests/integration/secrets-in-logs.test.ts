@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { systemStatus } from '#domain/operations/system-status.server.ts'
+import { systemStatus } from '#domain/operator/system-status.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { codeFrom, startSmtpCatcher } from '#tests/fakes/smtp.ts'
 import { petPhoto } from '#tests/helpers/generation.ts'

@@ -6,7 +6,7 @@ import { getDb } from '#platform/db.server.ts'
 import { getMetrics } from '#platform/metrics.server.ts'
 import { getLogger } from '#platform/logger.server.ts'
 import { getStorage, mediaKey } from '#platform/storage.server.ts'
-import { cspReportSummary } from '#domain/operations/csp-reports.server.ts'
+import { cspReportSummary } from '#domain/operator/csp-reports.server.ts'
 import { pageBuild } from '#tests/helpers/page-build.ts'
 import { httpClient, startWebServer } from '#tests/helpers/web-server.ts'
 

@@ -1,6 +1,6 @@
 import { recordProviderCheck } from '#domain/generation/provider-checks.server.ts'
 import { failTask } from '#domain/generation/task-states.server.ts'
-import { recordWorkerAlive } from '#domain/operations/worker-processes.server.ts'
+import { recordWorkerAlive } from '#domain/operator/worker-processes.server.ts'
 import { loader } from '#app/routes/system-status.tsx'
 import { getDb } from '#platform/db.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'

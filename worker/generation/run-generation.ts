@@ -177,7 +177,7 @@ async function finish(
   shortfall?: RefundReason,
 ) {
   const db = getDb()
-  if (await completeTask(db, task.id, delivered, { shortfall, hdLongEdge: producer.hdLongEdge })) {
+  if (await completeTask(db, task.id, delivered, { missingReason: shortfall, hdLongEdge: producer.hdLongEdge })) {
     observeTaskFinished(task, 'completed')
     return
   }

@@ -1,24 +1,17 @@
+import type { GuidedField } from '#domain/generation/guided-fields.ts'
+
 /**
- * What the gallery's server and browser code share: the API shape of a template and the image
- * sizes stored for it (the Update Case forms' schemas are in gallery-forms.ts).
+ * A template and a style as JSON (the gallery's API answers, read by its pages), the widths of a
+ * template's stored renditions, and what "Customize in generator" hands to /generate. Shared by the
+ * gallery's server and browser code; the Update Case forms' schemas are in gallery-forms.ts.
  */
 
 /** Widths of the two WebP renditions made once at upload (the original is kept as well). */
 export const THUMBNAIL_WIDTH = 480
 export const DISPLAY_WIDTH = 960
 
-/** The generator's guided options a template may carry (spec section 3, Inspiration image). */
-export const OTHER_PARAM_KEYS = [
-  'personification',
-  'clothingTop',
-  'accessories',
-  'clothingPants',
-  'clothingShoes',
-  'action',
-  'background',
-] as const
-export type OtherParamKey = (typeof OTHER_PARAM_KEYS)[number]
-export type OtherParams = Record<OtherParamKey, string> & { templatePrompt: string }
+/** The generator's guided options a template carries (spec section 3, Inspiration image), and its own prompt. */
+export type OtherParams = Record<GuidedField, string> & { templatePrompt: string }
 
 /** GET /api/image/all answers a list of these. */
 export interface TemplateJson {
