@@ -16,7 +16,7 @@ import { ModeSwitch, PromptField } from '#app/generation/generator-fields.tsx'
 import { PhotoUpload, useFilePreview } from '#app/generation/photo-upload.tsx'
 import { DownloadLink, KeptInHistory, TaskProgress } from '#app/generation/result-panel.tsx'
 import { isActive, type ClientTask } from '#app/generation/task-client.ts'
-import { VideoDimensions } from '#app/generation/video-dimensions.tsx'
+import { VideoDimensionsField } from '#app/generation/video-dimensions-field.tsx'
 import { seo } from '#app/document/seo.ts'
 import { useHydrated } from '#app/hooks/use-hydrated.ts'
 import { useRootData } from '#app/hooks/use-root-data.ts'
@@ -156,7 +156,7 @@ function VideoForm({ costs, follow }: { costs: Costs; follow: TaskFollow }) {
         onChange={setPrompt}
       />
 
-      <VideoDimensions aspectRatio={fields.aspectRatio} resolution={fields.resolution} />
+      <VideoDimensionsField aspectRatio={fields.aspectRatio} resolution={fields.resolution} />
 
       <div className="field">
         <span className="field-label" id="quality-label">
