@@ -28,11 +28,7 @@ function isSameLocalDay(iso: string, now: Date) {
  * Saved tasks overlaid with fresher copies (by id), keeping only those submitted on the browser's
  * today, newest first.
  */
-export function mergeTasks(
-  saved: readonly ClientTask[],
-  fresh: readonly ClientTask[],
-  now = new Date(),
-): ClientTask[] {
+export function mergeTasks(saved: readonly ClientTask[], fresh: readonly ClientTask[], now = new Date()): ClientTask[] {
   const byId = new Map(saved.map((task) => [task.id, task]))
   for (const task of fresh) {
     const known = byId.get(task.id)

@@ -32,7 +32,8 @@ import { TaskFamilyControls } from '#app/generation/task-family.tsx'
 import { answerTaskFamilyForm } from '#app/generation/task-family-form.server.ts'
 import { readForm } from '#app/utils/form-body.server.ts'
 import { findTaskFamily, type TaskFamilyView } from '#domain/generation/task-family.server.ts'
-import { isActive, type ClientTask } from '#app/generation/task-client.ts'
+import { isActive } from '#app/generation/task-status.ts'
+import type { ClientTask } from '#domain/generation/task-view.ts'
 import { seo } from '#app/document/seo.ts'
 import { useHydrated } from '#app/hooks/use-hydrated.ts'
 import { useRootData } from '#app/hooks/use-root-data.ts'
@@ -77,7 +78,6 @@ export const meta: MetaFunction = () =>
 
 const PORTRAITS: Generator = {
   page: '/generate',
-  api: '/api/async-image/generate',
   loginMessage: 'Please log in first to generate images',
   genericFailure: 'Failed to generate the image, please try again later.',
   purchaseTitle: 'Free Usage Limit Reached',
@@ -227,7 +227,7 @@ function PortraitForm({
   const [variants, setVariants] = useState(1)
   const [quality, setQuality] = useState<ImageQuality>('standard')
   const prices = { imageGenerationCreditCost: cost, hdImageCost: hdCost }
-  const { form, fields, submitting } = useGeneratorForm(PORTRAITS, follow, {
+  const { form, fields, submitting, needPurchase } = useGeneratorForm(PORTRAITS, follow, {
     id: 'generate',
     schema: imageGenerationSchema,
     defaultValue: { style: chosenStyle ?? 'general', mode: 'guide', personification: 'no', petId: chosenPet ?? '' },
@@ -235,7 +235,7 @@ function PortraitForm({
   })
 
   return (
-    <GeneratorForm form={form}>
+    <GeneratorForm form={form} needPurchase={needPurchase}>
       <fieldset className="generate-step">
         <legend>{pets.length > 0 ? 'Step 1: Use a saved pet or upload a photo' : 'Step 1: Upload a pet photo'}</legend>
         {pets.length > 0 ? <SavedPetChoice pets={pets} field={fields.petId} onChange={setPetId} /> : null}

@@ -375,7 +375,7 @@ describe('favourite and download of all', () => {
     const { token } = await createTestUser({ credits: 10 })
     const { token: other } = await createTestUser({ credits: 10 })
     const taskId = await twoVersionTask(token)
-    const post = (handler: typeof historyAction, path: string, who: string, index: string) =>
+    const post = (handler: typeof historyAction | typeof generateAction, path: string, who: string, index: string) =>
       callRoute(
         handler,
         makeRequest(path, {
