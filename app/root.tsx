@@ -19,6 +19,7 @@ import { SiteStylesheets } from '#app/document/site-stylesheets.tsx'
 import { seo } from '#app/document/seo.ts'
 import { useHydrated } from '#app/hooks/use-hydrated.ts'
 import { useRootData } from '#app/hooks/use-root-data.ts'
+import { TaskStoreProvider } from '#app/generation/task-store-context.tsx'
 
 // Its own chunk, loaded only for a signed-in user once the page has hydrated: a guest's pages never
 // load it (decision 0021). It needs JavaScript anyway (a toggled panel fed by the live stream).
@@ -26,12 +27,11 @@ const TaskSidebar = lazy(() =>
   import('#app/generation/task-sidebar.tsx').then((module) => ({ default: module.TaskSidebar })),
 )
 
-function SignedInTaskSidebar() {
-  const userId = useRootData()?.user?.id
+function SignedInTaskSidebar({ userId }: { userId: string | undefined }) {
   const hydrated = useHydrated()
   return userId && hydrated ? (
     <Suspense fallback={null}>
-      <TaskSidebar userId={userId} />
+      <TaskSidebar />
     </Suspense>
   ) : null
 }
@@ -66,13 +66,17 @@ function Document({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
+  const userId = useRootData()?.user?.id
   return (
     <Document>
-      <SiteHeader />
-      <main className="page">
-        <Outlet />
-      </main>
-      <SignedInTaskSidebar />
+      {/* The signed-in user's tasks, for the sidebar and every page (decision 0039). */}
+      <TaskStoreProvider userId={userId}>
+        <SiteHeader />
+        <main className="page">
+          <Outlet />
+        </main>
+        <SignedInTaskSidebar userId={userId} />
+      </TaskStoreProvider>
       <PageViewBeacon />
     </Document>
   )

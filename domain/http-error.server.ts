@@ -14,7 +14,7 @@ interface HttpErrorOptions {
 /**
  * The one error the domain throws for a refusal meant for the user, with the HTTP status it
  * deserves. Routes turn it into HTTP: API routes (apiHandler) answer `{ message, ...extra }` with
- * the status; page actions show the message on their form. Anything else that escapes is a 500
+ * the status, with `field` when it names one; page actions show the message on their form. Anything else that escapes is a 500
  * without internals.
  */
 export class HttpError extends Error {
@@ -40,6 +40,8 @@ export const forbidden = (message = 'Access denied') => new HttpError(403, messa
 export const notFound = (message = 'Not found') => new HttpError(404, message)
 export const payloadTooLarge = (message: string) => new HttpError(413, message)
 
+/** The API's answer to a refusal: `{ message, field?, ...extra }` (the field when the refusal names one). */
 export function errorResponse(error: HttpError) {
-  return json({ message: error.message, ...error.extra }, { status: error.status, headers: error.headers })
+  const field = error.field === undefined ? {} : { field: error.field }
+  return json({ message: error.message, ...field, ...error.extra }, { status: error.status, headers: error.headers })
 }

@@ -1,29 +1,29 @@
-import { Link, useNavigate, useRevalidator } from '@remix-run/react'
-import { type FormEvent, useEffect, useState } from 'react'
+import { Link, useFetcher, useNavigate } from '@remix-run/react'
+import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { UrlModal } from '#app/components/url-modal.tsx'
+import { FieldError } from '#app/components/text-field.tsx'
 import { type TemplateJson, TEMPLATE_HANDOFF_KEY, type TemplateHandoff } from '#domain/gallery/template-json.ts'
-import { announceTaskSubmitted } from '#app/generation/task-client.ts'
+import type { GenerationActionData } from '#app/generation/generation-forms.server.ts'
+import { useTaskStore } from '#app/generation/task-store-context.tsx'
 import { PhotoCheckNote, usePhotoCheck } from '#app/generation/photo-check-note.tsx'
 import { ACCEPTED_IMAGES } from '#app/utils/accepted-images.ts'
+import { inPageSubmission } from '#app/utils/in-page-answer.ts'
+import { useRootData } from '#app/hooks/use-root-data.ts'
 import { VersionsChoice } from '#app/generation/versions-choice.tsx'
 import { imageRunCost, imageVersionCost, type ImageQuality } from '#domain/generation/image-generation-form.ts'
 import { QualityChoice } from '#app/generation/quality-choice.tsx'
 
-type Outcome =
-  | { kind: 'idle' }
-  | { kind: 'sending' }
-  | { kind: 'queued' }
-  | { kind: 'error'; message: string; needPurchase: boolean }
-
-const GENERATE_API = '/api/async-image/generate'
-const NO_SCRIPT_ACTION = '/generate'
+/** The generator page, whose action takes the template's form with or without JavaScript. */
+const GENERATOR_ACTION = '/generate'
 const NO_PHOTO = 'Please upload a pet photo first'
-const FAILED = 'Failed to generate the image, please try again later.'
+/** What a guest is told (the words the API's refusal of a guest has always used). */
+const LOG_IN_FIRST = 'Authentication expired, please log in again'
 
 /**
- * Applies a template to the visitor's own pet photo: POST /api/async-image/generate with style
- * 'template' (the spec's multipart fields), or hands the template to /generate for customising.
- * Opened by ?template=<id>; closing follows the link without it.
+ * Applies a template to the visitor's own pet photo: posts the generator's multipart fields with
+ * style 'template' to /generate's action (through a fetcher with JavaScript, so the modal stays
+ * open and the new task goes to the task store), or hands the template to /generate for
+ * customising. Opened by ?template=<id>; closing follows the link without it.
  */
 export function UseTemplateModal({
   image,
@@ -39,49 +39,52 @@ export function UseTemplateModal({
   closeHref: string
 }) {
   const navigate = useNavigate()
-  const revalidator = useRevalidator()
+  const signedIn = Boolean(useRootData()?.user)
+  const store = useTaskStore()
+  const fetcher = useFetcher<GenerationActionData>()
+  const answer = fetcher.data
   const [photoPreview, setPhotoPreview] = useState<string | null>(null)
-  const [outcome, setOutcome] = useState<Outcome>({ kind: 'idle' })
+  const [noPhoto, setNoPhoto] = useState(false)
   const [photoCheck, checkPhoto] = usePhotoCheck()
   const [variants, setVariants] = useState(1)
   const [quality, setQuality] = useState<ImageQuality>('standard')
   const prices = { imageGenerationCreditCost: imageCost, hdImageCost: hdCost }
   const { otherParams, prompt } = image.parameters
+  const sending = fetcher.state !== 'idle'
+  const queued = !sending && answer?.taskId !== undefined
+  // A refusal about the photo shows beside it; any other above the buttons.
+  const { images: photoErrors, ...otherErrors } = (!sending && answer?.result?.error) || {}
+  const error = noPhoto ? NO_PHOTO : (Object.values(otherErrors).flat().find(Boolean) ?? null)
 
   // Frees each preview once it is replaced or the modal closes.
   useEffect(() => {
     if (photoPreview) return () => URL.revokeObjectURL(photoPreview)
   }, [photoPreview])
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  // The new task goes to the task store once: the sidebar lists it and opens.
+  const latest = useRef({ store, name: image.name })
+  useEffect(() => {
+    latest.current = { store, name: image.name }
+  })
+  useEffect(() => {
+    if (answer?.taskId === undefined) return
+    const { store, name } = latest.current
+    store?.submitted({ id: answer.taskId, type: 'image', source: 'template', description: `Template: ${name}` })
+  }, [answer])
+
+  function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    if (!photoPreview) return setOutcome({ kind: 'error', message: NO_PHOTO, needPurchase: false })
-    setOutcome({ kind: 'sending' })
-    try {
-      const response = await fetch(GENERATE_API, { method: 'POST', body: new FormData(event.currentTarget) })
-      const body = (await response.json().catch(() => ({}))) as {
-        taskId?: string
-        message?: string
-        needPurchase?: boolean
-      }
-      if (response.status === 401) {
-        window.alert(body.message ?? 'Please log in first')
-        return navigate('/login')
-      }
-      if (!response.ok || !body.taskId) {
-        return setOutcome({ kind: 'error', message: body.message ?? FAILED, needPurchase: Boolean(body.needPurchase) })
-      }
-      setOutcome({ kind: 'queued' })
-      announceTaskSubmitted({
-        id: body.taskId,
-        type: 'image',
-        source: 'template',
-        description: `Template: ${image.name}`,
-      })
-      revalidator.revalidate() // the header's credit balance changed
-    } catch {
-      setOutcome({ kind: 'error', message: FAILED, needPurchase: false })
+    setNoPhoto(!photoPreview)
+    if (!photoPreview) return
+    if (!signedIn) {
+      window.alert(LOG_IN_FIRST)
+      return navigate('/login')
     }
+    fetcher.submit(inPageSubmission(event.currentTarget), {
+      method: 'post',
+      encType: 'multipart/form-data',
+      action: GENERATOR_ACTION,
+    })
   }
 
   function customizeInGenerator() {
@@ -105,16 +108,15 @@ export function UseTemplateModal({
       </div>
       {otherParams.templatePrompt ? <p className="muted template-prompt">{otherParams.templatePrompt}</p> : null}
 
-      {outcome.kind === 'queued' ? (
+      {queued ? (
         <p className="form-success" role="status">
           Your portrait is being generated. Follow it in Today&apos;s Tasks, or find it later in your{' '}
           <Link to="/history">History</Link>.
         </p>
       ) : (
         // Real fields, so the same request is sent whether or not this script runs. Without script the
-        // form posts to the generator page, whose action takes the same fields and answers with a page
-        // (the new task on /generate, or the form's errors), never the API's JSON.
-        <form method="post" encType="multipart/form-data" action={NO_SCRIPT_ACTION} onSubmit={submit}>
+        // generator page's action answers with a page (the new task on /generate, or the form's errors).
+        <form method="post" encType="multipart/form-data" action={GENERATOR_ACTION} onSubmit={submit}>
           <input type="hidden" name="style" value="template" />
           <input type="hidden" name="templatePrompt" value={otherParams.templatePrompt} />
           <input type="hidden" name="prompt" value={prompt} />
@@ -133,20 +135,19 @@ export function UseTemplateModal({
                 void checkPhoto(file)
               }}
             />
+            <FieldError errors={photoErrors ?? undefined} />
             <PhotoCheckNote state={photoCheck} />
           </div>
           <QualityChoice standardCost={imageCost} hdCost={hdCost} value={quality} onChange={setQuality} />
           <VersionsChoice unitCost={imageVersionCost(prices, quality)} value={variants} onChange={setVariants} />
-          {outcome.kind === 'error' ? (
+          {error ? (
             <p className="form-error" role="alert">
-              {outcome.message} {outcome.needPurchase ? <Link to="/purchase-credits">Purchase Credits</Link> : null}
+              {error} {answer?.needPurchase ? <Link to="/purchase-credits">Purchase Credits</Link> : null}
             </p>
           ) : null}
           <div className="row">
-            <button type="submit" className="button" disabled={outcome.kind === 'sending'}>
-              {outcome.kind === 'sending'
-                ? 'Submitting…'
-                : `Generate my portrait (${imageRunCost(prices, variants, quality)} credits)`}
+            <button type="submit" className="button" disabled={sending}>
+              {sending ? 'Submitting…' : `Generate my portrait (${imageRunCost(prices, variants, quality)} credits)`}
             </button>
             <Link to="/generate" className="button secondary" onClick={customizeInGenerator}>
               Customize in generator

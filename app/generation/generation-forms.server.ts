@@ -6,6 +6,7 @@ import { PROMPT_MAX_LENGTH } from '#domain/generation/prompt.ts'
 import { videoGenerationSchema } from '#domain/generation/video-generation-form.ts'
 import { readMultipartForm } from '#app/utils/multipart.server.ts'
 import { formErrorResponse, type FormActionData } from '#app/utils/form-errors.server.ts'
+import { asksInPageAnswer } from '#app/utils/in-page-answer.ts'
 import { badRequest, HttpError } from '#domain/http-error.server.ts'
 import { chooseFavourite, favouriteSchema } from '#domain/generation/task-versions.server.ts'
 import { z, ZodError } from 'zod'
@@ -13,8 +14,11 @@ import { findTaskView } from '#domain/generation/user-tasks.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import type { TaskKind } from '#platform/db-schema.ts'
 
-/** A generator page's action answer: the form result, and needPurchase when the credits ran short. */
-export type GenerationActionData = FormActionData & { needPurchase?: boolean }
+/**
+ * A generator page's action answer: the form result, and needPurchase when the credits ran short;
+ * to its page's script (in-page-answer.ts), a success is the new task's id.
+ */
+export type GenerationActionData = Partial<FormActionData> & { needPurchase?: boolean; taskId?: string }
 
 interface GenerationFormOptions<Input, Output> {
   /** Reads and validates the multipart form (limits refused as HttpErrors). */
@@ -32,9 +36,10 @@ export async function findShownTask(request: Request, userId: string | undefined
 }
 
 /**
- * A generator page's submission without JavaScript, the same as its API: an invalid form comes back
- * with its errors (400); a lack of credits as a form error marked needPurchase, so the page offers
- * the purchase dialog; success redirects to the page showing the new task.
+ * A generator page's submission, the same as its API: an invalid form comes back with its errors
+ * (400); a lack of credits as a form error marked needPurchase, so the page offers the purchase
+ * dialog; any other refusal beside the field it names, else above the form. Success redirects to
+ * the page showing the new task, or answers the task's id to the page's script, which shows it in place.
  */
 export async function answerGenerationForm<Input, Output>({
   read,
@@ -52,6 +57,7 @@ export async function answerGenerationForm<Input, Output>({
   }
   try {
     const { taskId } = await submit(submission.value)
+    if (asksInPageAnswer(submission.payload)) return json<GenerationActionData>({ taskId })
     return redirect(`${page}?task=${taskId}`)
   } catch (error) {
     if (error instanceof HttpError && error.extra.needPurchase) {
@@ -67,14 +73,18 @@ export const isFavouriteForm = (form: FormData) => form.get('intent') === 'favou
 
 const favouriteFormSchema = favouriteSchema.extend({ task: z.string({ required_error: 'Which image?' }) })
 
+/** What a page's script hears of a favourite it chose in place. */
+export type FavouriteActionData = Partial<FormActionData> & { favouriteIndex?: number }
+
 /**
- * A page's favourite form without JavaScript (the plain equivalent of PUT …/favourite): picks the
- * version, then back to `back(taskId)`; a refusal comes back as the form's error.
+ * A page's favourite form (the page's equivalent of PUT …/favourite): picks the version, then back
+ * to `back(taskId)`, or to the page's script the chosen index; a refusal comes back as the form's error.
  */
 export async function answerFavouriteForm(form: FormData, userId: string, back: (taskId: string) => string) {
   try {
     const { task, index } = favouriteFormSchema.parse(Object.fromEntries(form))
     await chooseFavourite(getDb(), userId, task, index)
+    if (asksInPageAnswer(form)) return json<FavouriteActionData>({ favouriteIndex: index })
     return redirect(back(task))
   } catch (error) {
     if (error instanceof ZodError) return formErrorResponse(badRequest(error.issues[0]?.message ?? 'Invalid request'))

@@ -6,7 +6,7 @@ import type { input, output, ZodTypeAny } from 'zod'
 import { FormError } from '#app/components/text-field.tsx'
 import type { GenerationActionData } from '#app/generation/generation-forms.server.ts'
 import { useGenerationRequest, type Generator, type TaskFollow } from '#app/generation/generation-request.ts'
-import type { SubmittedTask } from '#app/generation/task-client.ts'
+import type { SubmittedTask } from '#app/generation/task-list.ts'
 
 interface GeneratorFormOptions<Schema extends ZodTypeAny> {
   id: string
@@ -17,8 +17,8 @@ interface GeneratorFormOptions<Schema extends ZodTypeAny> {
 }
 
 /**
- * A generator's conform form: validated in the browser, then sent through the API. The action's
- * answer to a submission without JavaScript comes back as its result.
+ * A generator's conform form: validated in the browser, then sent to the page's action, by the
+ * browser itself without JavaScript, else through a fetcher. Either answer's refusals show on the form.
  */
 export function useGeneratorForm<Schema extends ZodTypeAny>(
   generator: Generator,
@@ -26,34 +26,36 @@ export function useGeneratorForm<Schema extends ZodTypeAny>(
   { id, schema, defaultValue, task }: GeneratorFormOptions<Schema>,
 ) {
   const actionData = useActionData<GenerationActionData>()
-  const request = useGenerationRequest(generator, follow)
+  const request = useGenerationRequest(generator, follow, task)
+  const answer = request.answer ?? actionData
   const [form, fields] = useForm<input<Schema>, output<Schema>>({
     id,
-    lastResult: actionData?.result,
+    lastResult: answer?.result,
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     defaultValue,
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
     onSubmit(event, { formData }) {
       event.preventDefault()
-      void request.send(formData, task)
+      request.send(formData)
     },
   })
-  return { form, fields, submitting: request.submitting }
+  return { form, fields, submitting: request.submitting, needPurchase: Boolean(answer?.needPurchase) }
 }
 
 interface GeneratorFormProps<Schema extends Record<string, unknown>> {
   form: FormMetadata<Schema>
+  /** A lack of credits: the shell's purchase dialog says it (GeneratorShell), not the form. */
+  needPurchase: boolean
   children: ReactNode
 }
 
-/**
- * The multipart form, which posts to the page's action until JavaScript takes over. A lack of
- * credits comes back from the action as the form's error, which the shell's purchase dialog shows
- * instead (GeneratorShell).
- */
-export function GeneratorForm<Schema extends Record<string, unknown>>({ form, children }: GeneratorFormProps<Schema>) {
-  const needPurchase = useActionData<GenerationActionData>()?.needPurchase
+/** The multipart form, posted to the page's action (through a fetcher once JavaScript runs). */
+export function GeneratorForm<Schema extends Record<string, unknown>>({
+  form,
+  needPurchase,
+  children,
+}: GeneratorFormProps<Schema>) {
   return (
     <form method="post" encType="multipart/form-data" {...getFormProps(form)}>
       <FormError errors={needPurchase ? null : form.errors} id={form.errorId} />

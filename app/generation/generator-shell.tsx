@@ -1,10 +1,16 @@
 import { useActionData } from '@remix-run/react'
 import { Fragment, useState, type ReactNode } from 'react'
-import { GenerationDialogs } from '#app/generation/dialogs.tsx'
+import { GenerationPurchaseDialog } from '#app/generation/purchase-dialog.tsx'
 import type { GenerationActionData } from '#app/generation/generation-forms.server.ts'
-import type { GenerationDialog, Generator, TaskFollow } from '#app/generation/generation-request.ts'
-import { TaskResultPanel, useShownTask } from '#app/generation/result-panel.tsx'
-import type { ClientTask } from '#app/generation/task-client.ts'
+import {
+  purchaseDialogOf,
+  type GenerationDialog,
+  type Generator,
+  type TaskFollow,
+} from '#app/generation/generation-request.ts'
+import { TaskResultPanel } from '#app/generation/result-panel.tsx'
+import { useShownTask } from '#app/generation/task-store-context.tsx'
+import type { ClientTask } from '#domain/generation/task-view.ts'
 
 interface GeneratorShellProps {
   generator: Generator
@@ -26,12 +32,13 @@ interface GeneratorShellProps {
 
 /**
  * A generator page: the form, the result panel following the task shown (the one the loader found,
- * then the one submitted), and the dialogs of a submission through the API.
+ * then the one submitted) as the task store hears of it, and the purchase dialog.
  */
 export function GeneratorShell(props: GeneratorShellProps) {
   const { generator, form, result, aside } = props
   const answer = useActionData<GenerationActionData>()
   const [current, setCurrent] = useShownTask(props.loadedTask)
+  // A submission without JavaScript that lacked credits opens the page with the purchase dialog.
   const [dialog, setDialog] = useState<GenerationDialog | null>(() => purchaseDialogOf(answer))
   const [formKey, setFormKey] = useState(0)
 
@@ -64,17 +71,7 @@ export function GeneratorShell(props: GeneratorShellProps) {
       ) : (
         panel
       )}
-      <GenerationDialogs dialog={dialog} generator={generator} onClose={() => setDialog(null)} />
+      <GenerationPurchaseDialog dialog={dialog} generator={generator} onClose={() => setDialog(null)} />
     </div>
   )
-}
-
-/**
- * A submission without JavaScript that lacked credits comes back as the form's error marked
- * needPurchase: the page opens with the purchase dialog, the same one the API path opens. Later
- * submissions go through the API, so the action's answer never changes while the page is up.
- */
-function purchaseDialogOf(answer: GenerationActionData | undefined): GenerationDialog | null {
-  const message = answer?.needPurchase ? answer.result.error?.['']?.[0] : undefined
-  return message ? { kind: 'purchase', message } : null
 }

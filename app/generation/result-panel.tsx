@@ -1,30 +1,8 @@
 import { Link } from '@remix-run/react'
-import { useEffect, useState, type ReactNode } from 'react'
-import {
-  favouriteDownloadName,
-  downloadUrl,
-  MEDIA_RETENTION_DAYS,
-  TASK_UPDATED_EVENT,
-  taskStatusText,
-  type ClientTask,
-} from '#app/generation/task-client.ts'
-
-/**
- * The task a generator page shows: the one its loader found (after a submission without
- * JavaScript), then the one it submitted. The Today's Tasks sidebar follows it; the page takes its updates.
- */
-export function useShownTask(loaded: ClientTask | null) {
-  const [current, setCurrent] = useState<ClientTask | null>(loaded)
-  useEffect(() => {
-    const onUpdate = (event: Event) => {
-      const task = (event as CustomEvent<ClientTask>).detail
-      setCurrent((shown) => (shown?.id === task.id ? { ...shown, ...task } : shown))
-    }
-    window.addEventListener(TASK_UPDATED_EVENT, onUpdate)
-    return () => window.removeEventListener(TASK_UPDATED_EVENT, onUpdate)
-  }, [])
-  return [current, setCurrent] as const
-}
+import type { ReactNode } from 'react'
+import { downloadUrl, favouriteDownloadName } from '#app/generation/download-names.ts'
+import { taskStatusText } from '#app/generation/task-status.ts'
+import { MEDIA_RETENTION_DAYS, type ClientTask } from '#domain/generation/task-view.ts'
 
 interface TaskResultPanelProps {
   task: ClientTask | null

@@ -1,14 +1,10 @@
-import { Form } from '@remix-run/react'
-import { useState, type FormEvent } from 'react'
-import {
-  downloadName,
-  downloadUrl,
-  versionName,
-  TASK_UPDATED_EVENT,
-  versionsZipUrl,
-  type ClientTask,
-} from '#app/generation/task-client.ts'
-import type { TaskImage } from '#domain/generation/task-view.ts'
+import { Form, useFetcher } from '@remix-run/react'
+import { useEffect, useRef, type FormEvent } from 'react'
+import { downloadName, downloadUrl, versionName, versionsZipUrl } from '#app/generation/download-names.ts'
+import type { FavouriteActionData } from '#app/generation/generation-forms.server.ts'
+import { useTaskStore } from '#app/generation/task-store-context.tsx'
+import { inPageSubmission } from '#app/utils/in-page-answer.ts'
+import type { ClientTask } from '#domain/generation/task-view.ts'
 import { PrintNote } from './print-note.tsx'
 import { ShareForm } from '#app/sharing/share-form.tsx'
 import { MadeBy } from './made-by.tsx'
@@ -16,8 +12,8 @@ import { MadeBy } from './made-by.tsx'
 /**
  * Every version of a finished image task: a thumbnail each, its download, and a plain form that
  * makes it the favourite (posted to the page's own `action`, so it works without JavaScript), plus
- * one zip of all of them. Share posts to /shares (its public page, and the Unshare buttons). `enhance`: with JavaScript the favourite goes through the API instead and
- * the page's shown task is updated in place (the generator pages, whose loader shows a task only once).
+ * one zip of all of them. Share posts to /shares (its public page, and the Unshare buttons). `enhance`: with JavaScript the favourite form goes through a fetcher and
+ * the page's shown task is updated in place through the task store (the generator pages, whose loader shows a task only once).
  */
 export function TaskVersions({
   task,
@@ -28,25 +24,30 @@ export function TaskVersions({
   action: string
   enhance?: boolean
 }) {
-  const [error, setError] = useState<string | null>(null)
+  const store = useTaskStore()
+  const fetcher = useFetcher<FavouriteActionData>()
+  const answer = fetcher.data
   const images = task.images ?? []
   const favourite = task.favouriteIndex ?? 0
+  const error = answer?.result ? (Object.values(answer.result.error ?? {}).flat()[0] ?? FAVOURITE_FAILED) : null
 
-  async function chooseInPlace(event: FormEvent<HTMLFormElement>, image: TaskImage) {
+  // The chosen version becomes the shown task's favourite, once.
+  const latest = useRef({ task, store })
+  useEffect(() => {
+    latest.current = { task, store }
+  })
+  useEffect(() => {
+    if (answer?.favouriteIndex === undefined) return
+    const { task, store } = latest.current
+    const image = task.images?.find((candidate) => candidate.index === answer.favouriteIndex)
+    if (!image) return
+    store?.changed({ ...task, favouriteIndex: image.index, result: { imageUrl: image.url, print: image.print } })
+  }, [answer])
+
+  function chooseInPlace(event: FormEvent<HTMLFormElement>) {
     if (!enhance) return
     event.preventDefault()
-    const response = await fetch(`/api/async-image/task/${task.id}/favourite`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ index: image.index }),
-    }).catch(() => null)
-    if (!response?.ok) {
-      const body = (await response?.json().catch(() => null)) as { message?: string } | null
-      return setError(body?.message ?? 'The favourite could not be saved. Please try again.')
-    }
-    setError(null)
-    const detail = { ...task, favouriteIndex: image.index, result: { imageUrl: image.url, print: image.print } }
-    window.dispatchEvent(new CustomEvent(TASK_UPDATED_EVENT, { detail }))
+    fetcher.submit(inPageSubmission(event.currentTarget), { method: 'post', action })
   }
 
   const name = downloadName(task)
@@ -76,7 +77,7 @@ export function TaskVersions({
                 </a>
                 <ShareForm taskId={task.id} index={image.index} />
                 {isFavourite ? null : (
-                  <Form method="post" action={action} onSubmit={(event) => void chooseInPlace(event, image)}>
+                  <Form method="post" action={action} onSubmit={chooseInPlace}>
                     <input type="hidden" name="intent" value="favourite" />
                     <input type="hidden" name="task" value={task.id} />
                     <input type="hidden" name="index" value={image.index} />
@@ -101,3 +102,5 @@ export function TaskVersions({
     </div>
   )
 }
+
+const FAVOURITE_FAILED = 'The favourite could not be saved. Please try again.'

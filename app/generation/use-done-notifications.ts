@@ -1,8 +1,11 @@
 import { useCallback, useReducer } from 'react'
-import type { ClientTask } from '#app/generation/task-client.ts'
+import type { ClientTask } from '#domain/generation/task-view.ts'
 import { useHydrated } from '#app/hooks/use-hydrated.ts'
 
 const SETTING_KEY = 'pawtrait:notify-when-done'
+
+const notificationsOn = () =>
+  'Notification' in window && Notification.permission === 'granted' && localStorage.getItem(SETTING_KEY) === 'on'
 
 /**
  * Browser notifications when a task ends while the tab is in the background. Off until the user
@@ -15,7 +18,7 @@ export function useDoneNotifications() {
   const [, changed] = useReducer((count: number) => count + 1, 0)
   const permission = hydrated && 'Notification' in window ? Notification.permission : 'denied'
   const supported = permission !== 'denied'
-  const enabled = permission === 'granted' && localStorage.getItem(SETTING_KEY) === 'on'
+  const enabled = hydrated && notificationsOn()
 
   const enable = useCallback(async () => {
     if ((await Notification.requestPermission()) === 'granted') localStorage.setItem(SETTING_KEY, 'on')
@@ -27,19 +30,16 @@ export function useDoneNotifications() {
     changed()
   }, [])
 
-  /** Notifies of each task that has just ended, if the tab is hidden. */
-  const notifyEnded = useCallback(
-    (ended: ClientTask[]) => {
-      if (!enabled || !document.hidden) return
-      for (const task of ended) {
-        const what = task.type === 'video' ? 'video' : 'portrait'
-        const title = task.status === 'completed' ? `Your ${what} is ready` : `Your ${what} could not be made`
-        const body = task.status === 'completed' ? task.description : 'Your credits have been refunded.'
-        new Notification(title, { body, tag: task.id, icon: '/favicon.svg' })
-      }
-    },
-    [enabled],
-  )
+  return { supported, enabled, enable, disable }
+}
 
-  return { supported, enabled, enable, disable, notifyEnded }
+/** Notifies of each task that has just ended, if notifications are on and the tab is hidden (the task store calls it). */
+export function notifyEnded(ended: ClientTask[]) {
+  if (!notificationsOn() || !document.hidden) return
+  for (const task of ended) {
+    const what = task.type === 'video' ? 'video' : 'portrait'
+    const title = task.status === 'completed' ? `Your ${what} is ready` : `Your ${what} could not be made`
+    const body = task.status === 'completed' ? task.description : 'Your credits have been refunded.'
+    new Notification(title, { body, tag: task.id, icon: '/favicon.svg' })
+  }
 }

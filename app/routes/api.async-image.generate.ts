@@ -4,8 +4,7 @@ import { submitImageGeneration } from '#domain/generation/image-submission.serve
 import { apiHandler } from '#app/utils/api.server.ts'
 import { requireUser } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
-import { firstSubmissionError } from '#app/utils/form-errors.server.ts'
-import { badRequest } from '#domain/http-error.server.ts'
+import { submissionRefusal } from '#app/utils/form-errors.server.ts'
 import { getClientAddress } from '#platform/client-address.server.ts'
 import { submittedAnswer } from '#app/generation/submitted-answer.ts'
 
@@ -13,7 +12,7 @@ import { submittedAnswer } from '#app/generation/submitted-answer.ts'
 export const action = apiHandler(async ({ request }) => {
   const user = await requireUser(request)
   const submission = await readImageGenerationForm(request)
-  if (submission.status !== 'success') throw badRequest(firstSubmissionError(submission.error))
+  if (submission.status !== 'success') throw submissionRefusal(submission.error)
   const task = await submitImageGeneration(getDb(), user, submission.value, getClientAddress(request))
   return json(submittedAnswer(task))
 })

@@ -4,7 +4,7 @@ import { zipResponse } from '#app/utils/zip-response.server.ts'
 import { requireUser } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
-import { downloadName, versionFileName } from '#app/generation/task-client.ts'
+import { downloadName, versionFileName } from '#app/generation/download-names.ts'
 import { findTaskView } from '#domain/generation/user-tasks.server.ts'
 
 /** GET /api/async-image/task/{id}/zip: every version of the owner's finished image, as one zip. */

@@ -2,8 +2,7 @@ import { json } from '@remix-run/node'
 import { readPetForm } from '#app/pets/pet-forms.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
 import { apiMethods, requireMethod } from '#app/utils/api-methods.ts'
-import { firstSubmissionError } from '#app/utils/form-errors.server.ts'
-import { badRequest } from '#domain/http-error.server.ts'
+import { submissionRefusal } from '#app/utils/form-errors.server.ts'
 import { requireUser } from '#domain/permissions/permissions.server.ts'
 import { deletePet, updatePet } from '#domain/pets/pets.server.ts'
 import { petFieldsOf } from '#domain/pets/pet-form.ts'
@@ -25,7 +24,7 @@ export const action = apiHandler(async ({ request, params }) => {
     return json({ message: 'Pet deleted' })
   }
   const submission = await readPetForm(request)
-  if (submission.status !== 'success') throw badRequest(firstSubmissionError(submission.error))
+  if (submission.status !== 'success') throw submissionRefusal(submission.error)
   const { photos, removePhotos } = submission.value
   const change = { fields: petFieldsOf(submission.value), add: photos, remove: removePhotos }
   const pet = await updatePet(getDb(), user.id, id, change)

@@ -1,8 +1,7 @@
 import { json } from '@remix-run/node'
 import { readPetForm } from '#app/pets/pet-forms.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
-import { firstSubmissionError } from '#app/utils/form-errors.server.ts'
-import { badRequest } from '#domain/http-error.server.ts'
+import { submissionRefusal } from '#app/utils/form-errors.server.ts'
 import { requireUser } from '#domain/permissions/permissions.server.ts'
 import { petPhotosToSave } from '#domain/generation/task-pet-photos.server.ts'
 import { createPet, listPets } from '#domain/pets/pets.server.ts'
@@ -22,7 +21,7 @@ export const loader = apiHandler(async ({ request }) => {
 export const action = apiHandler(async ({ request }) => {
   const user = await requireUser(request)
   const submission = await readPetForm(request)
-  if (submission.status !== 'success') throw badRequest(firstSubmissionError(submission.error))
+  if (submission.status !== 'success') throw submissionRefusal(submission.error)
   const { photos, fromTask } = submission.value
   const files = await petPhotosToSave(getDb(), user.id, photos, fromTask)
   const pet = await createPet(getDb(), user.id, petFieldsOf(submission.value), files)

@@ -15,8 +15,9 @@ import { GeneratorShell } from '#app/generation/generator-shell.tsx'
 import { ModeSwitch, PromptField } from '#app/generation/generator-fields.tsx'
 import { PhotoUpload, useFilePreview } from '#app/generation/photo-upload.tsx'
 import { DownloadLink, KeptInHistory, TaskProgress } from '#app/generation/result-panel.tsx'
-import { isActive, type ClientTask } from '#app/generation/task-client.ts'
-import { VideoDimensions } from '#app/generation/video-dimensions.tsx'
+import { isActive } from '#app/generation/task-status.ts'
+import type { ClientTask } from '#domain/generation/task-view.ts'
+import { VideoDimensionsField } from '#app/generation/video-dimensions-field.tsx'
 import { seo } from '#app/document/seo.ts'
 import { useHydrated } from '#app/hooks/use-hydrated.ts'
 import { useRootData } from '#app/hooks/use-root-data.ts'
@@ -45,7 +46,6 @@ export const meta: MetaFunction = () =>
 
 const VIDEOS: Generator = {
   page: '/generate-video',
-  api: '/api/async-video/generate',
   loginMessage: VIDEO_LOGIN_FIRST,
   genericFailure: 'Failed to create video generation task, please try again later.',
   purchaseTitle: 'Insufficient Credits',
@@ -98,7 +98,7 @@ function VideoForm({ costs, follow }: { costs: Costs; follow: TaskFollow }) {
   const credits = useRootData()?.user?.credits ?? 0
   // Without JavaScript every control stays enabled.
   const hydrated = useHydrated()
-  const { form, fields, submitting } = useGeneratorForm(VIDEOS, follow, {
+  const { form, fields, submitting, needPurchase } = useGeneratorForm(VIDEOS, follow, {
     id: 'generate-video',
     schema: videoGenerationSchema,
     defaultValue: { mode: 'image', aspectRatio: '16:9', resolution: '720p', quality: 'stable' },
@@ -123,7 +123,7 @@ function VideoForm({ costs, follow }: { costs: Costs; follow: TaskFollow }) {
   }
 
   return (
-    <GeneratorForm form={form}>
+    <GeneratorForm form={form} needPurchase={needPurchase}>
       <ModeSwitch
         aria-label="Mode"
         field={fields.mode}
@@ -156,7 +156,7 @@ function VideoForm({ costs, follow }: { costs: Costs; follow: TaskFollow }) {
         onChange={setPrompt}
       />
 
-      <VideoDimensions aspectRatio={fields.aspectRatio} resolution={fields.resolution} />
+      <VideoDimensionsField aspectRatio={fields.aspectRatio} resolution={fields.resolution} />
 
       <div className="field">
         <span className="field-label" id="quality-label">

@@ -1,7 +1,5 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData } from '@remix-run/react'
-import { useState } from 'react'
-import { CostButton } from '#app/generation/cost.tsx'
+import { useLoaderData } from '@remix-run/react'
 import {
   answerFavouriteForm,
   answerGenerationForm,
@@ -9,48 +7,24 @@ import {
   findShownTask,
   readImageGenerationForm,
 } from '#app/generation/generation-forms.server.ts'
-import type { Generator, TaskFollow } from '#app/generation/generation-request.ts'
-import { GeneratorForm, useGeneratorForm } from '#app/generation/generator-form.tsx'
 import { GeneratorShell } from '#app/generation/generator-shell.tsx'
-import { ModeSwitch } from '#app/generation/generator-fields.tsx'
-import { PhotoUpload, useFilePreview } from '#app/generation/photo-upload.tsx'
-import { SavedPetChoice, toSavedPetOption, type SavedPetOption } from '#app/pets/saved-pet-choice.tsx'
+import { PortraitForm, PORTRAITS } from '#app/generation/portrait-form.tsx'
+import { toSavedPetOption } from '#app/pets/saved-pet-choice.tsx'
 import { SavePetFromTask } from '#app/pets/save-pet-from-task.tsx'
 import { listPets } from '#domain/pets/pets.server.ts'
-import { PhotoCheckNote, usePhotoCheck } from '#app/generation/photo-check-note.tsx'
-import {
-  CustomizeFields,
-  GuideFields,
-  StyleChoice,
-  TemplatePanel,
-  useTemplateHandoff,
-  PORTRAIT_MODES,
-  type PortraitMode,
-} from '#app/generation/portrait-fields.tsx'
 import { DownloadLink, KeptInHistory, TaskProgress } from '#app/generation/result-panel.tsx'
 import { TaskFamilyControls } from '#app/generation/task-family.tsx'
 import { answerTaskFamilyForm } from '#app/generation/task-family-form.server.ts'
 import { readForm } from '#app/utils/form-body.server.ts'
 import { findTaskFamily, type TaskFamilyView } from '#domain/generation/task-family.server.ts'
-import { isActive, type ClientTask } from '#app/generation/task-client.ts'
+import { isActive } from '#app/generation/task-status.ts'
+import type { ClientTask } from '#domain/generation/task-view.ts'
 import { seo } from '#app/document/seo.ts'
-import { useHydrated } from '#app/hooks/use-hydrated.ts'
-import { useRootData } from '#app/hooks/use-root-data.ts'
-import type { StyleJson, TemplateHandoff } from '#domain/gallery/template-json.ts'
 import { listTemplates } from '#domain/gallery/templates.server.ts'
 import { ShareForm } from '#app/sharing/share-form.tsx'
 import { listStyles } from '#domain/gallery/styles.server.ts'
 import { getSystemConfig } from '#domain/credits/system-config.server.ts'
-import {
-  imageGenerationSchema,
-  imageRunCost,
-  imageVersionCost,
-  MAX_IMAGE_MB,
-  type ImageQuality,
-} from '#domain/generation/image-generation-form.ts'
-import { QualityChoice } from '#app/generation/quality-choice.tsx'
 import { PrintNote } from '#app/generation/print-note.tsx'
-import { VersionsChoice } from '#app/generation/versions-choice.tsx'
 import { MadeBy } from '#app/generation/made-by.tsx'
 import { TaskVersions } from '#app/generation/task-versions.tsx'
 import { isGeneratorStyle } from '#domain/generation/prompt.ts'
@@ -74,15 +48,6 @@ export const meta: MetaFunction = () =>
       operatingSystem: 'Web',
     },
   })
-
-const PORTRAITS: Generator = {
-  page: '/generate',
-  api: '/api/async-image/generate',
-  loginMessage: 'Please log in first to generate images',
-  genericFailure: 'Failed to generate the image, please try again later.',
-  purchaseTitle: 'Free Usage Limit Reached',
-  purchaseNote: <p className="muted">Purchase credits to keep creating portraits of your pet.</p>,
-}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request)
@@ -190,126 +155,6 @@ export default function Generate() {
         />
       )}
     />
-  )
-}
-
-interface PortraitFormProps {
-  styles: StyleJson[]
-  cost: number
-  hdCost: number
-  follow: TaskFollow
-  pets: SavedPetOption[]
-  chosenPet: string | null
-  chosenStyle: string | null
-  linkedTemplate: TemplateHandoff | null
-}
-
-function PortraitForm({
-  styles,
-  cost,
-  hdCost,
-  follow,
-  pets,
-  chosenPet,
-  chosenStyle,
-  linkedTemplate,
-}: PortraitFormProps) {
-  const user = useRootData()?.user
-  // Without JavaScript both modes' fields stay enabled (CSS shows the chosen one's).
-  const hydrated = useHydrated()
-  const [template, clearTemplate] = useTemplateHandoff(hydrated, linkedTemplate)
-  const [mode, setMode] = useState<PortraitMode>('guide')
-  const [photoPreview, showPhoto] = useFilePreview()
-  const [petId, setPetId] = useState(chosenPet ?? '')
-  // Without JavaScript the photo input stays too: left empty, the chosen pet's photos are used.
-  const petChosen = hydrated && petId !== ''
-  const [photoCheck, checkPhoto] = usePhotoCheck()
-  const [variants, setVariants] = useState(1)
-  const [quality, setQuality] = useState<ImageQuality>('standard')
-  const prices = { imageGenerationCreditCost: cost, hdImageCost: hdCost }
-  const { form, fields, submitting } = useGeneratorForm(PORTRAITS, follow, {
-    id: 'generate',
-    schema: imageGenerationSchema,
-    defaultValue: { style: chosenStyle ?? 'general', mode: 'guide', personification: 'no', petId: chosenPet ?? '' },
-    task: { type: 'image', source: template ? 'template' : 'generate' },
-  })
-
-  return (
-    <GeneratorForm form={form}>
-      <fieldset className="generate-step">
-        <legend>{pets.length > 0 ? 'Step 1: Use a saved pet or upload a photo' : 'Step 1: Upload a pet photo'}</legend>
-        {pets.length > 0 ? <SavedPetChoice pets={pets} field={fields.petId} onChange={setPetId} /> : null}
-        <fieldset className="photo-upload-step" disabled={petChosen} hidden={petChosen}>
-          <legend className="visually-hidden">Upload a new photo</legend>
-          <PhotoUpload
-            field={fields.images}
-            label="Pet photo"
-            preview={photoPreview}
-            alt="Your pet photo"
-            hint={<>Choose a clear photo of your pet (JPEG, PNG, WebP or GIF, up to {MAX_IMAGE_MB}MB)</>}
-            onChange={(event) => {
-              showPhoto(event.currentTarget.files?.[0])
-              void checkPhoto(event.currentTarget.files?.[0])
-            }}
-            errors={Object.values(fields.images.allErrors).flat()}
-          />
-          <PhotoCheckNote state={photoCheck} />
-        </fieldset>
-        {user ? (
-          <p className="muted">
-            <Link to="/pets">{pets.length > 0 ? 'Manage your saved pets' : 'Save your pet'}</Link> to pick it here
-            instead of uploading again.
-          </p>
-        ) : null}
-      </fieldset>
-
-      <fieldset className="generate-step">
-        <legend>Step 2: Describe the portrait</legend>
-        {template ? (
-          <TemplatePanel template={template} onClear={clearTemplate} />
-        ) : (
-          <>
-            <StyleChoice styles={styles} field={fields.style} />
-            <ModeSwitch
-              aria-label="Mode"
-              field={fields.mode}
-              options={PORTRAIT_MODES}
-              label={(value) => (value === 'guide' ? 'Guide mode' : 'Customize mode')}
-              onChange={setMode}
-            />
-          </>
-        )}
-
-        <fieldset className="guide-fields" disabled={hydrated && mode === 'customize' && !template}>
-          <legend className="visually-hidden">Guided options</legend>
-          <GuideFields fields={fields} template={template} />
-        </fieldset>
-
-        {template ? null : (
-          <fieldset className="customize-fields" disabled={hydrated && mode === 'guide'}>
-            <legend className="visually-hidden">Custom prompt</legend>
-            <CustomizeFields prompt={fields.prompt} />
-          </fieldset>
-        )}
-      </fieldset>
-
-      <QualityChoice standardCost={cost} hdCost={hdCost} value={quality} onChange={setQuality} />
-      <VersionsChoice
-        unitCost={imageVersionCost(prices, quality)}
-        value={variants}
-        onChange={setVariants}
-        errors={Object.values(fields.variants.allErrors).flat()}
-      />
-      <CostButton label="Generate" cost={imageRunCost(prices, variants, quality)} submitting={submitting}>
-        {user ? (
-          <>You have {user.credits} credits.</>
-        ) : (
-          <>
-            <Link to={`/login?redirectTo=${PORTRAITS.page}`}>Log in</Link> to generate portraits.
-          </>
-        )}
-      </CostButton>
-    </GeneratorForm>
   )
 }
 

@@ -25,7 +25,8 @@ export function formErrorResponse<Data extends FormActionData = FormActionData>(
   return json<Data>({ ...extra, result } as Data, { status: error.status, headers: error.headers })
 }
 
-/** The first message of a failed submission, for API answers. */
-export function firstSubmissionError(error: Record<string, string[] | null> | null | undefined) {
-  return Object.values(error ?? {}).flatMap((messages) => messages ?? [])[0] ?? 'Invalid request'
+/** A failed submission as an API refusal (400): its first message, and the field it is about. */
+export function submissionRefusal(error: Record<string, string[] | null> | null | undefined) {
+  const [field, messages] = Object.entries(error ?? {}).find(([, messages]) => messages?.length) ?? []
+  return new HttpError(400, messages?.[0] ?? 'Invalid request', field ? { field } : {})
 }

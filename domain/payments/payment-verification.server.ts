@@ -7,7 +7,7 @@ import type { VerificationResult } from '#domain/payments/chain-transfer.ts'
 /**
  * The stored result of a USDT proof's on-chain check (payment_verifications, one row a proof) and
  * how reviewers see it: `verification` in GET /api/image/pending-payment-proofs and the badge on
- * /payment-review. The check itself runs in the worker (worker/tasks/verify-payment.ts).
+ * /payment-review. The check itself runs in the worker (worker/jobs/verify-payment.ts).
  */
 
 /** A check re-runs every minute while the transfer is not found or not final, for this long. */

@@ -105,10 +105,12 @@ test('out of credits, a form the browser posted itself opens the page with the p
 
   await modal.getByRole('link', { name: 'Close' }).click()
   await expect(modal).toHaveCount(0)
-  // The preview needs the page's JavaScript: once it shows, the next submission goes through the API.
+  // The preview needs the page's JavaScript: once it shows, the next submission goes through a fetcher.
   await page.getByLabel('Pet photo').setInputFiles(await photo())
   await expect(page.getByRole('img', { name: 'Your pet photo' })).toBeVisible()
-  const refused = page.waitForResponse((response) => response.url().endsWith('/api/async-image/generate'))
+  const refused = page.waitForResponse(
+    (response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/generate',
+  )
   await page.getByRole('button', { name: /^Generate/ }).click()
   expect((await refused).status()).toBe(402)
   await expect(modal).toHaveCount(1)
@@ -143,6 +145,32 @@ test('without JavaScript the form still submits and the page shows the task', as
   expect(page.url()).not.toBe(parentUrl)
   await expect(page.getByText('You have 6 credits.')).toBeVisible()
   await expect(page.getByRole('progressbar', { name: 'Progress' })).toBeVisible()
+  await context.close()
+})
+
+test('with JavaScript a refused photo shows beside the photo, and with the sidebar closed the page still follows its task @phone', async ({
+  browser,
+}) => {
+  const { context } = await newUserContext(browser, { name: 'Follower' })
+  const page = await context.newPage()
+  await page.goto('/generate')
+  await page.getByLabel('Pet photo').setInputFiles(await photo('small.jpg', { width: 400 }))
+  await expect(page.getByRole('img', { name: 'Your pet photo' })).toBeVisible()
+  await page.getByRole('button', { name: /^Generate/ }).click()
+  await expect(page.locator('.field-error').filter({ hasText: /This photo is too small \(400×300 px\)/ })).toBeVisible()
+  await expect(page.getByRole('dialog')).toHaveCount(0)
+  expect(await creditsOf(context.request)).toBe(10)
+
+  await page.getByLabel('Pet photo').setInputFiles(await photo())
+  await page.getByRole('button', { name: 'Generate (2 credits)' }).click()
+  const sidebar = page.getByRole('complementary', { name: "Today's Tasks" })
+  await expect(sidebar).toBeVisible()
+  await sidebar.getByRole('button', { name: 'Close' }).click()
+  await expect(sidebar).toBeHidden()
+  await expect(page.locator('.generate-result .generate-status')).toHaveText('Completed', { timeout: 30_000 })
+  await expect(page.getByRole('img', { name: 'Your generated pet portrait' })).toBeVisible()
+  await expect(page.locator('.site-header')).toContainText('8 credits')
+  await expect(page).toHaveURL(/\/generate$/)
   await context.close()
 })
 
@@ -225,7 +253,7 @@ test('two versions: the cost follows the choice, both are shown, one becomes the
   await page.getByRole('complementary', { name: "Today's Tasks" }).getByRole('button', { name: 'Close' }).click()
   await panel.getByRole('button', { name: 'Make favourite' }).click()
   await expect(panel.getByText('Version 2 · Favourite')).toBeVisible()
-  await expect(page).toHaveURL(/\/generate$/) // through the API, not a page load
+  await expect(page).toHaveURL(/\/generate$/) // answered in place, not by a page load
 
   await page.goto('/history')
   await expect(page.getByText('Version 2 · Favourite')).toBeVisible()

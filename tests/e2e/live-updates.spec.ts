@@ -11,7 +11,10 @@ const outbox = `tests/.tmp/e2e-${process.env.E2E_PORT ?? 3100}/outbox`
 async function generatePortrait(page: Page) {
   await page.goto('/generate')
   await page.getByLabel('Pet photo').setInputFiles(await petPhoto())
-  const submitted = page.waitForResponse((response) => response.url().endsWith('/api/async-image/generate'))
+  // Sent to the page's own action, which answers its script with the task's id.
+  const submitted = page.waitForResponse(
+    (response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/generate',
+  )
   await page.getByRole('button', { name: /^Generate/ }).click()
   return ((await (await submitted).json()) as { taskId: string }).taskId
 }

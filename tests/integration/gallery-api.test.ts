@@ -178,10 +178,10 @@ describe('POST /api/image/update-case', () => {
 
   test('a missing image, a missing style or an unknown style is a 400', async () => {
     const missingImage = await uploadTemplate(admin, { style: 'travel', templatePrompt: 'x' })
-    expect(missingImage).toEqual({ status: 400, body: { message: 'Please upload an image' } })
+    expect(missingImage).toEqual({ status: 400, body: { message: 'Please upload an image', field: 'image' } })
     const image = photoFile(await uniquePng(40, 40), 'a.png', 'image/png')
     const missingStyle = await uploadTemplate(admin, { image })
-    expect(missingStyle).toEqual({ status: 400, body: { message: 'Please choose a style' } })
+    expect(missingStyle).toEqual({ status: 400, body: { message: 'Please choose a style', field: 'style' } })
     const unknownStyle = await uploadTemplate(admin, { image, style: 'does_not_exist' })
     expect(unknownStyle).toEqual({ status: 400, body: { message: 'Unknown style "does_not_exist"' } })
   })

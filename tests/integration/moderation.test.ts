@@ -104,7 +104,7 @@ test('a flagged photo: 422 "This photo was flagged", nothing charged; a text-onl
   const flagged = await submitGeneration(token, [photoFile(await petPhoto())])
   expect(flagged).toEqual({
     status: 422,
-    body: { message: 'This photo was flagged for sexual content; please choose another' },
+    body: { message: 'This photo was flagged for sexual content; please choose another', field: 'images' },
   })
   expect(await balanceAndLedgerSum(user.id)).toEqual({ balance: 10, ledgerSum: 10 })
   expect(await tasksOf(user.id)).toEqual([])

@@ -168,18 +168,36 @@ test('"Save this pet": a pet made from one of the user\'s own generations keeps 
 
 describe('validation', () => {
   test.each([
-    ['no name', { ...petFields, name: '' }, 1, 'Please give your pet a name'],
-    ['no species', { ...petFields, species: '  ' }, 1, 'Please say what kind of animal your pet is (dog, cat …)'],
-    ['a long name', { ...petFields, name: 'x'.repeat(51) }, 1, 'The name must be at most 50 characters'],
-    ['long markings', { ...petFields, markings: 'x'.repeat(201) }, 1, 'The markings must be at most 200 characters'],
-    ['no photo', petFields, 0, 'Please add at least one photo of your pet'],
-    ['four photos', petFields, 4, 'At most 3 files can be uploaded'],
-  ])('%s is refused with 400 and a clear message, storing nothing', async (_case, fields, count, message) => {
-    const { token } = await createTestUser()
-    const files = await photos(...['#111111', '#222222', '#333333', '#444444'].slice(0, count))
-    expect(await createPet(token, petForm(fields, files))).toEqual({ status: 400, body: { message } })
-    expect((await listPets(token)).body.pets).toEqual([])
-  })
+    ['no name', { ...petFields, name: '' }, 1, { message: 'Please give your pet a name', field: 'name' }],
+    [
+      'no species',
+      { ...petFields, species: '  ' },
+      1,
+      { message: 'Please say what kind of animal your pet is (dog, cat …)', field: 'species' },
+    ],
+    [
+      'a long name',
+      { ...petFields, name: 'x'.repeat(51) },
+      1,
+      { message: 'The name must be at most 50 characters', field: 'name' },
+    ],
+    [
+      'long markings',
+      { ...petFields, markings: 'x'.repeat(201) },
+      1,
+      { message: 'The markings must be at most 200 characters', field: 'markings' },
+    ],
+    ['no photo', petFields, 0, { message: 'Please add at least one photo of your pet' }],
+    ['four photos', petFields, 4, { message: 'At most 3 files can be uploaded' }],
+  ])(
+    '%s is refused with 400 and a clear message (and the field it is about), storing nothing',
+    async (_case, fields, count, body) => {
+      const { token } = await createTestUser()
+      const files = await photos(...['#111111', '#222222', '#333333', '#444444'].slice(0, count))
+      expect(await createPet(token, petForm(fields, files))).toEqual({ status: 400, body })
+      expect((await listPets(token)).body.pets).toEqual([])
+    },
+  )
 
   test('a file that is not an image is refused like a generator upload; a pet keeps at least one photo', async () => {
     const { token } = await createTestUser()
@@ -293,16 +311,19 @@ describe('generating with a saved pet', () => {
     })
     expect(await submitGeneration(token, [], { petId: 'nope' })).toEqual({
       status: 400,
-      body: { message: 'Unknown saved pet' },
+      body: { message: 'Unknown saved pet', field: 'petId' },
     })
     const own = await savedPet(token, ['#aa5522'])
     expect(await submitGeneration(token, [photoFile(await petPhoto())], { petId: own.id })).toEqual({
       status: 400,
-      body: { message: 'You chose a saved pet: leave the photo empty, or choose "Upload a new photo"' },
+      body: {
+        message: 'You chose a saved pet: leave the photo empty, or choose "Upload a new photo"',
+        field: 'images',
+      },
     })
     expect(await submitGeneration(token, [])).toEqual({
       status: 400,
-      body: { message: 'Please upload a pet photo first' },
+      body: { message: 'Please upload a pet photo first', field: 'images' },
     })
     expect(await creditsOf(user.id)).toBe(10)
     expect(await tasksOf(user.id)).toEqual([])

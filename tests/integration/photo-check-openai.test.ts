@@ -70,7 +70,10 @@ test('"no pet" from the vision model: 422 with the message, nothing charged', as
   const { user, token } = await createTestUser({ credits: 10 })
   const { status, body } = await submitGeneration(token, [photoFile(await drawnPetPhoto({ coat: '#7a6a5a' }))])
   expect(status).toBe(422)
-  expect(body).toEqual({ message: "We couldn't find a pet in this photo: try one where your pet's face is visible" })
+  expect(body).toEqual({
+    message: "We couldn't find a pet in this photo: try one where your pet's face is visible",
+    field: 'images',
+  })
   expect(await balanceAndLedgerSum(user.id)).toEqual({ balance: 10, ledgerSum: 10 })
   expect(await tasksOf(user.id)).toEqual([])
 })

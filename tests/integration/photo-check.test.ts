@@ -13,7 +13,7 @@ async function expectRefusedWithoutCharge(photo: Buffer, message: RegExp) {
   const before = await balanceAndLedgerSum(user.id)
   const { status, body } = await submitGeneration(token, [photoFile(photo)])
   expect(status).toBe(422)
-  expect(body).toEqual({ message: expect.stringMatching(message) })
+  expect(body).toEqual({ message: expect.stringMatching(message), field: 'images' }) // beside the photo
   expect(await balanceAndLedgerSum(user.id)).toEqual(before)
   expect(await tasksOf(user.id)).toEqual([])
   const spends = await getDb()
@@ -107,5 +107,41 @@ describe('/generate without JavaScript', () => {
     expect(response.status).toBe(422)
     expect((await response.json()).result.error.images).toEqual([expect.stringMatching(/too small/)])
     expect(await balanceAndLedgerSum(user.id)).toEqual({ balance: 10, ledgerSum: 10 })
+  })
+})
+
+describe("/generate's action, sent by the page's script (one submission path with and without JavaScript)", () => {
+  const scriptForm = async (photo: Buffer) => {
+    const form = new FormData()
+    form.append('images', photoFile(photo))
+    form.append('style', 'general')
+    form.append('inPage', '1')
+    return form
+  }
+
+  test('a refused photo comes back as the photo field’s error, as without JavaScript', async () => {
+    const { user, token } = await createTestUser({ credits: 10 })
+    const body = await scriptForm(await drawnPetPhoto({ width: 400 }))
+    const response = await callRoute(generateAction, makeRequest('/generate', { method: 'POST', token, body }))
+    expect(response.status).toBe(422)
+    expect((await response.json()).result.error.images).toEqual([expect.stringMatching(/too small/)])
+    expect(await balanceAndLedgerSum(user.id)).toEqual({ balance: 10, ledgerSum: 10 })
+  })
+
+  test('an accepted one answers the new task’s id instead of a redirect', async () => {
+    const { user, token } = await createTestUser({ credits: 10 })
+    const body = await scriptForm(await drawnPetPhoto())
+    const response = await callRoute(generateAction, makeRequest('/generate', { method: 'POST', token, body }))
+    expect(response.status).toBe(200)
+    const [task] = await tasksOf(user.id)
+    expect(await response.json()).toEqual({ taskId: task!.id })
+  })
+})
+
+test('an invalid form over /api names the field it is about', async () => {
+  const { token } = await createTestUser({ credits: 10 })
+  expect(await submitGeneration(token, [])).toEqual({
+    status: 400,
+    body: { message: 'Please upload a pet photo first', field: 'images' },
   })
 })

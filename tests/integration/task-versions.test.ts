@@ -375,7 +375,7 @@ describe('favourite and download of all', () => {
     const { token } = await createTestUser({ credits: 10 })
     const { token: other } = await createTestUser({ credits: 10 })
     const taskId = await twoVersionTask(token)
-    const post = (handler: typeof historyAction, path: string, who: string, index: string) =>
+    const post = (handler: typeof historyAction | typeof generateAction, path: string, who: string, index: string) =>
       callRoute(
         handler,
         makeRequest(path, {
@@ -395,9 +395,22 @@ describe('favourite and download of all', () => {
     expect(fromGenerator.headers.get('location')).toBe(`/generate?task=${taskId}`)
     expect((await taskRow(taskId)).favourite_index).toBe(0)
 
-    const refused = await post(historyAction, '/history?type=image&page=1', other, '1')
+    // The generator page's script sends the same form and is answered in place.
+    const inPage = await callRoute(
+      generateAction,
+      makeRequest(`/generate?task=${taskId}`, {
+        method: 'POST',
+        token,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ intent: 'favourite', task: taskId, index: '1', inPage: '1' }).toString(),
+      }),
+    )
+    expect({ status: inPage.status, body: await inPage.json() }).toEqual({ status: 200, body: { favouriteIndex: 1 } })
+    expect((await taskRow(taskId)).favourite_index).toBe(1)
+
+    const refused = await post(historyAction, '/history?type=image&page=1', other, '0')
     expect(refused.status).toBe(404)
-    expect((await taskRow(taskId)).favourite_index).toBe(0)
+    expect((await taskRow(taskId)).favourite_index).toBe(1)
   })
 
   test('the zip holds every version; another user gets 404', async () => {

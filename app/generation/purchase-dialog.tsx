@@ -32,40 +32,18 @@ function PurchaseDialog({ title, message, closeTo, onClose, children }: Purchase
   )
 }
 
-function ErrorDialog({ message, onClose }: { message: string; onClose: () => void }) {
-  return (
-    <div className="modal-backdrop">
-      <div className="modal" role="alertdialog" aria-modal="true" aria-labelledby="error-title">
-        <h2 id="error-title">Error</h2>
-        <p>{message}</p>
-        <button type="button" className="button" onClick={onClose} autoFocus>
-          OK
-        </button>
-      </div>
-    </div>
-  )
-}
-
-interface GenerationDialogsProps {
+interface GenerationPurchaseDialogProps {
   dialog: GenerationDialog | null
   generator: Generator
-  onClose?: () => void
+  onClose: () => void
 }
 
-/** The insufficient-credits dialog, or the error dialog, of a submission. */
-export function GenerationDialogs({ dialog, generator, onClose = () => {} }: GenerationDialogsProps) {
-  if (dialog?.kind === 'purchase') {
-    return (
-      <PurchaseDialog
-        title={generator.purchaseTitle}
-        message={dialog.message}
-        closeTo={generator.page}
-        onClose={onClose}
-      >
-        {generator.purchaseNote}
-      </PurchaseDialog>
-    )
-  }
-  if (dialog?.kind === 'error') return <ErrorDialog message={dialog.message} onClose={onClose} />
-  return null
+/** The insufficient-credits dialog of a submission, while there is one. */
+export function GenerationPurchaseDialog({ dialog, generator, onClose }: GenerationPurchaseDialogProps) {
+  if (!dialog) return null
+  return (
+    <PurchaseDialog title={generator.purchaseTitle} message={dialog.message} closeTo={generator.page} onClose={onClose}>
+      {generator.purchaseNote}
+    </PurchaseDialog>
+  )
 }

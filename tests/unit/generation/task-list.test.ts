@@ -1,15 +1,8 @@
 import { creditHistoryError } from '#domain/credits/credit-history-errors.ts'
-import {
-  downloadName,
-  favouriteDownloadName,
-  endedTasks,
-  mergeTasks,
-  readSavedTasks,
-  saveTasks,
-  taskFromSubmission,
-  taskStatusText,
-  type ClientTask,
-} from '#app/generation/task-client.ts'
+import { downloadName, favouriteDownloadName } from '#app/generation/download-names.ts'
+import { endedTasks, mergeTasks, readSavedTasks, saveTasks, taskFromSubmission } from '#app/generation/task-list.ts'
+import { taskStatusText } from '#app/generation/task-status.ts'
+import type { ClientTask } from '#domain/generation/task-view.ts'
 
 const now = new Date(2026, 10, 23, 15, 0)
 const at = (hours: number, day = 23) => new Date(2026, 10, day, hours).toISOString()

@@ -5,13 +5,13 @@ import { useHydrated } from '#app/hooks/use-hydrated.ts'
 import { ASPECT_RATIOS, RESOLUTIONS } from '#domain/generation/video-dimensions.ts'
 import { aspectRatioLabels, resolutionLabels } from '#domain/generation/video-generation-form.ts'
 
-interface VideoDimensionsProps {
+interface VideoDimensionsFieldProps {
   aspectRatio: FieldMetadata<string | undefined>
   resolution: FieldMetadata<string | undefined>
 }
 
 /** The video's aspect ratio and resolution; 1280p only for 16:9. */
-export function VideoDimensions({ aspectRatio, resolution }: VideoDimensionsProps) {
+export function VideoDimensionsField({ aspectRatio, resolution }: VideoDimensionsFieldProps) {
   // Without JavaScript both stay enabled; the server forces 720p for 9:16.
   const hydrated = useHydrated()
   const [portrait, setPortrait] = useState(aspectRatio.initialValue === '9:16')
