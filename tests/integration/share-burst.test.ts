@@ -1,9 +1,9 @@
 import fs from 'node:fs'
 import sharp from 'sharp'
 import { getDb } from '#platform/db.server.ts'
-import { getStorage, mediaKey } from '#platform/storage.server.ts'
 import { createTestUser } from '#tests/helpers/app.ts'
 import { withOwnDataDir } from '#tests/helpers/generation.ts'
+import { finishedTaskWithVersion } from '#tests/helpers/finished-task.ts'
 import { startWebProcess } from '#tests/helpers/web-process.ts'
 
 // Issue 38, item 1: a burst of shares of one large version used to read the whole file and decode
@@ -18,9 +18,9 @@ function residentBytes(pid: number) {
   return Number(match?.[1] ?? 0) * 1024
 }
 
-/** A completed image task of `userId` whose one version is a 3840×2160 PNG of noise (about 20 MB). */
-async function finished4kTask(userId: string) {
-  const bytes = await sharp({
+/** A 3840×2160 PNG of noise (about 20 MB). */
+const noise4k = () =>
+  sharp({
     create: {
       width: 3840,
       height: 2160,
@@ -31,36 +31,14 @@ async function finished4kTask(userId: string) {
   })
     .png()
     .toBuffer()
-  const key = mediaKey('tasks/results', bytes, 'png')
-  await getStorage().put(key, bytes, 'image/png')
-  const task = await db
-    .insertInto('generation_tasks')
-    .values({
-      user_id: userId,
-      kind: 'image',
-      status: 'completed',
-      params: { mode: 'guide', style: 'general', guided: {}, prompt: '', templatePrompt: '', templateId: null },
-      result_key: key,
-      credit_cost: 2,
-      provider: 'local',
-      finished_at: new Date(),
-      expires_at: new Date(Date.now() + 30 * 86400_000),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  await db
-    .insertInto('task_versions')
-    .values({ task_id: task.id, version_index: 0, key, width: 3840, height: 2160 })
-    .execute()
-  return { taskId: task.id, size: bytes.length }
-}
 
 test('30 parallel shares of a 4K version: no 5xx, one page, the web within 200 MB of where it started', async () => {
   const web = await startWebProcess()
   try {
     const { user, token } = await createTestUser()
-    const { taskId, size } = await finished4kTask(user.id)
-    expect(size).toBeGreaterThan(10 * 1024 * 1024)
+    const version = await noise4k()
+    expect(version.length).toBeGreaterThan(10 * 1024 * 1024)
+    const { taskId } = await finishedTaskWithVersion(user.id, version)
     const share = () =>
       fetch(`${web.origin}/api/async-image/task/${taskId}/share`, {
         method: 'POST',

@@ -20,9 +20,10 @@ import { deleteAccount } from '#domain/user-management/account-deletion.server.t
 import { deleteFinishedTask } from '#domain/generation/user-tasks.server.ts'
 import { expireTasks } from '#domain/generation/task-states.server.ts'
 import { getDb } from '#platform/db.server.ts'
-import { getStorage, mediaKey } from '#platform/storage.server.ts'
+import { getStorage } from '#platform/storage.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import { withOwnDataDir } from '#tests/helpers/generation.ts'
+import { finishedTaskWithVersion } from '#tests/helpers/finished-task.ts'
 
 const media = withOwnDataDir()
 process.env.PUBLIC_URL = 'https://pawtrait.example'
@@ -41,28 +42,13 @@ async function finishedTask(userId: string) {
     ])
     .png()
     .toBuffer()
-  const key = mediaKey('tasks/results', bytes, 'png')
-  await getStorage().put(key, bytes, 'image/png')
-  const task = await db
-    .insertInto('generation_tasks')
-    .values({
-      user_id: userId,
-      kind: 'image',
-      status: 'completed',
-      params: { mode: 'guide', style: 'general', guided: {}, prompt: '', templatePrompt: '', templateId: null },
-      result_key: key,
-      credit_cost: 2,
-      provider: 'local',
-      finished_at: new Date(),
-      expires_at: new Date(Date.now() + 30 * 86400_000),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  await db
-    .insertInto('task_versions')
-    .values({ task_id: task.id, version_index: 0, key, width: 1024, height: 1024 })
-    .execute()
-  return { taskId: task.id, key }
+  return finishedTaskWithVersion(userId, bytes)
+}
+
+/** The share pages' stored copies, by file name. */
+const shareCopies = () => {
+  const folder = path.join(media.dir, 'media', 'shares')
+  return fs.existsSync(folder) ? fs.readdirSync(folder).sort() : []
 }
 
 /** A 1-bit black PNG of that size: 100 megapixels in about 12 kB (what a decompression bomb looks like). */
@@ -224,12 +210,13 @@ describe('share pages', () => {
     const { user, token } = await createTestUser()
     const { taskId, key } = await finishedTask(user.id)
     await getStorage().put(key, blackPng(10_000, 10_000), 'image/png')
+    const copiesBefore = shareCopies()
     expect(await share(token, taskId, { index: 0 })).toEqual({
       status: 422,
       body: { message: 'This image is too large to share' },
     })
     expect(await db.selectFrom('share_pages').select('slug').where('task_id', '=', taskId).execute()).toEqual([])
-    expect(fs.existsSync(path.join(media.dir, 'media', 'shares'))).toBe(false)
+    expect(shareCopies()).toEqual(copiesBefore)
   })
 
   it("sharing does not make the sharer's address a trusted one (only sign-ins, registrations and resets do)", async () => {

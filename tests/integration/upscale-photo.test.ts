@@ -56,6 +56,14 @@ const deletePhoto = async (token: string, id: string) => {
   return { status: response.status, body: await response.json() }
 }
 
+/** "Save this pet" from the task: POST /api/pets with `fromTask`. */
+async function saveThisPet(token: string, fromTask: string) {
+  const form = new FormData()
+  for (const [name, value] of Object.entries({ name: 'Toffee', species: 'cat', fromTask })) form.append(name, value)
+  const response = await callRoute(createPetRoute, makeRequest('/api/pets', { method: 'POST', token, body: form }))
+  return { status: response.status, body: await response.json() }
+}
+
 test('"Delete my photo now" on an upscale deletes nothing (deleted: 0) and /history offers it no button', async () => {
   const { token } = await createTestUser({ credits: 20 })
   const parent = await finishedPortrait(token)
@@ -87,12 +95,7 @@ test('"Save this pet" from an upscale is a 404, never a pet made of the portrait
   const { token } = await createTestUser({ credits: 20 })
   const parent = await finishedPortrait(token)
   const upscaleId = await finishedUpscale(token, parent.taskId)
-  const form = new FormData()
-  for (const [name, value] of Object.entries({ name: 'Toffee', species: 'cat', fromTask: upscaleId })) {
-    form.append(name, value)
-  }
-  const response = await callRoute(createPetRoute, makeRequest('/api/pets', { method: 'POST', token, body: form }))
-  expect({ status: response.status, body: await response.json() }).toEqual({
+  expect(await saveThisPet(token, upscaleId)).toEqual({
     status: 404,
     body: { message: 'Task not found' },
   })
@@ -116,12 +119,7 @@ test('"Save this pet" refuses a stored photo over 10 MB (413) from its size, wit
     .execute()
 
   const reads = vi.spyOn(getStorage(), 'get')
-  const form = new FormData()
-  for (const [name, value] of Object.entries({ name: 'Toffee', species: 'cat', fromTask: taskId })) {
-    form.append(name, value)
-  }
-  const response = await callRoute(createPetRoute, makeRequest('/api/pets', { method: 'POST', token, body: form }))
-  expect({ status: response.status, body: await response.json() }).toEqual({
+  expect(await saveThisPet(token, taskId)).toEqual({
     status: 413,
     body: { message: 'File size should not exceed 10MB' },
   })
