@@ -376,6 +376,8 @@ export interface SharePagesTable {
   image_key: string
   card_key: string
   created_at: CreatedAt
+  /** A second page of the same version, made before one page per version was the rule (migration 0044). */
+  duplicate: Generated<boolean>
 }
 
 /** A referred user's reward, at most one row each (migration 0042). */

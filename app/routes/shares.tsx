@@ -11,7 +11,6 @@ import {
   sharePagePath,
   shareSchema,
 } from '#domain/sharing/share-pages.server.ts'
-import { getClientAddress } from '#platform/client-address.server.ts'
 import { getDb } from '#platform/db.server.ts'
 
 /**
@@ -37,16 +36,12 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     const input = shareSchema.safeParse(Object.fromEntries(form))
     if (!input.success) return json({ error: input.error.issues[0].message }, { status: 400 })
-    const { slug } = await createSharePage(
-      getDb(),
-      user.id,
-      String(form.get('task') ?? ''),
-      input.data,
-      getClientAddress(request),
-    )
+    const { slug } = await createSharePage(getDb(), user.id, String(form.get('task') ?? ''), input.data)
     return redirect(`/shares?made=${slug}`)
   } catch (error) {
-    if (error instanceof HttpError) return json({ error: error.message }, { status: error.status })
+    if (error instanceof HttpError) {
+      return json({ error: error.message }, { status: error.status, headers: error.headers })
+    }
     throw error
   }
 }

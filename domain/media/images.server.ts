@@ -38,9 +38,10 @@ export async function normalizeUploadedImage(bytes: Buffer, limits: UploadLimits
 }
 
 // Decoding a large photo peaks at about 180 MB (24 megapixels) and is CPU-bound, so parallel
-// uploads (generator photos, videos and saved pets alike) take turns: the web's memory stays
-// bounded (bench/generation.ts measures it). The bytes are copied out of the form only once a turn comes.
-const decodeTurn = createLimiter(1)
+// uploads (generator photos, videos and saved pets alike) and share images take turns: the web's
+// memory stays bounded (bench/generation.ts measures it). The bytes are copied out of the form
+// only once a turn comes.
+export const decodeTurn = createLimiter(1)
 
 /**
  * normalizeUploadedImage of an uploaded form file, one upload at a time in this process; with the

@@ -50,7 +50,7 @@ export async function measurePhoto(bytes: Buffer): Promise<PhotoMeasures> {
     width: upright ? metadata.height : metadata.width,
     height: upright ? metadata.width : metadata.height,
     sharpness: sharpestCellLaplacianVariance(grey, w, h),
-    contrast: Math.sqrt(variance(grey, 0, grey.length)),
+    contrast: Math.sqrt(variance(grey)),
     preview,
   }
 }
@@ -64,31 +64,30 @@ function sharpestCellLaplacianVariance(grey: Float32Array, w: number, h: number)
       const x1 = Math.min(w - 1, Math.floor(((cx + 1) * w) / GRID))
       const y0 = Math.max(1, Math.floor((cy * h) / GRID))
       const y1 = Math.min(h - 1, Math.floor(((cy + 1) * h) / GRID))
-      let sum = 0
-      let sumSquares = 0
-      let n = 0
+      const laplacians: number[] = []
       for (let y = y0; y < y1; y++) {
         for (let x = x0; x < x1; x++) {
           const i = y * w + x
-          const laplacian = grey[i - 1] + grey[i + 1] + grey[i - w] + grey[i + w] - 4 * grey[i]
-          sum += laplacian
-          sumSquares += laplacian * laplacian
-          n++
+          laplacians.push(grey[i - 1] + grey[i + 1] + grey[i - w] + grey[i + w] - 4 * grey[i])
         }
       }
-      if (n > 0) best = Math.max(best, sumSquares / n - (sum / n) ** 2)
+      best = Math.max(best, variance(laplacians))
     }
   }
   return best
 }
 
-function variance(values: Float32Array, from: number, to: number) {
+/**
+ * The population variance in two passes (the mean, then the squared distances from it): never
+ * below 0, where E[x²] − E[x]² rounds below 0 on a flat image and its square root is NaN (issue 38).
+ */
+function variance(values: ArrayLike<number>) {
+  const n = values.length
+  if (n === 0) return 0
   let sum = 0
-  let sumSquares = 0
-  for (let i = from; i < to; i++) {
-    sum += values[i]
-    sumSquares += values[i] * values[i]
-  }
-  const n = to - from
-  return n === 0 ? 0 : sumSquares / n - (sum / n) ** 2
+  for (let i = 0; i < n; i++) sum += values[i]
+  const mean = sum / n
+  let squares = 0
+  for (let i = 0; i < n; i++) squares += (values[i] - mean) ** 2
+  return squares / n
 }

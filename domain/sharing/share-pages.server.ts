@@ -1,14 +1,17 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
-import sharp from 'sharp'
+import sharp, { type Sharp } from 'sharp'
 import { z } from 'zod'
 import type { DB, Tx } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { publicOrigin } from '#platform/public-url.server.ts'
-import { getMediaBytes, getStorage } from '#platform/storage.server.ts'
+import { getStorage } from '#platform/storage.server.ts'
 import { HttpError, badRequest, notFound } from '#domain/http-error.server.ts'
-import { rememberSignInAddress } from '#domain/accounts/sign-in-addresses.server.ts'
 import { requireOwnTask } from '#domain/generation/own-task.server.ts'
+import { MAX_UPSCALED_SIDE } from '#domain/generation/upscale-params.ts'
+import { assertWithinRateLimits, consumeRateLimits } from '#domain/limits/rate-limit.server.ts'
+import { sharePageLimit } from '#domain/limits/share-limits.server.ts'
+import { decodeTurn } from '#domain/media/images.server.ts'
 import { favouriteSchema, findTaskVersion } from '#domain/generation/task-versions.server.ts'
 
 /**
@@ -44,55 +47,129 @@ const sharePageUrl = (slug: string) => `${publicOrigin(getEnv())}${sharePagePath
 
 const uuid = z.string().uuid()
 
+/** The largest version there is (an upscale, decision 0036): a share image never decodes more pixels. */
+const MAX_SHARED_PIXELS = MAX_UPSCALED_SIDE * MAX_UPSCALED_SIDE
+
 /**
  * Shares version `index` of the user's finished image task: 404 for a task that is not theirs, 409
- * for one not completed (or whose media has expired), 400 for a version it does not have. The
- * sharer's client is remembered like a sign-in's, so a visitor registering from it is no referral.
+ * for one not completed (or whose media has expired), 400 for a version it does not have. A version
+ * has one live page: sharing it again answers that page (`created: false`, its `listed` as asked
+ * now), so a burst of shares makes one page; unsharing and sharing again makes a new one. Making a
+ * page counts against the user's sharePageLimit (429 past it) and decodes the version from its
+ * stored stream in the process's decode turn, shared with uploads (issue 38).
  */
-export async function createSharePage(db: DB, userId: string, taskId: string, input: ShareInput, ip: string) {
+export async function createSharePage(db: DB, userId: string, taskId: string, input: ShareInput) {
   const task = await requireOwnTask(db, userId, taskId)
   if (task.status !== 'completed') throw new HttpError(409, 'Only a finished image can be shared')
   if (task.expires_at && task.expires_at <= new Date()) throw new HttpError(409, 'This image has expired')
   const version = await findTaskVersion(db, task.id, input.index)
   if (!version) throw badRequest(`This image has no version ${input.index}`)
-  const original = await getMediaBytes(getStorage(), version.key)
-  if (!original) throw new HttpError(409, 'This image is no longer stored')
-
-  const slug = randomBytes(16).toString('base64url')
-  const keyBase = `shares/${randomBytes(16).toString('hex')}`
-  const [page, card] = await Promise.all([pageImage(original), socialCard(original)])
-  const imageKey = `${keyBase}-page.webp`
-  const cardKey = `${keyBase}-card.jpg`
-  await getStorage().put(imageKey, page, 'image/webp')
-  await getStorage().put(cardKey, card, 'image/jpeg')
-  await db
-    .insertInto('share_pages')
-    .values({
-      slug,
-      user_id: userId,
-      task_id: task.id,
-      version_index: input.index,
-      listed: input.listed,
-      image_key: imageKey,
-      card_key: cardKey,
-    })
-    .execute()
-  await rememberSignInAddress(db, userId, ip)
-  return { slug, url: sharePageUrl(slug) }
+  const existing = await answerLivePage(db, task.id, input)
+  if (existing) return existing
+  await assertWithinRateLimits(db, [sharePageLimit(userId)])
+  return decodeTurn(async () => {
+    // A share that waited its turn finds the page the one before it made.
+    const madeMeanwhile = await answerLivePage(db, task.id, input)
+    if (madeMeanwhile) return madeMeanwhile
+    await consumeRateLimits(db, [sharePageLimit(userId)])
+    const keyBase = `shares/${randomBytes(16).toString('hex')}`
+    const imageKey = `${keyBase}-page.webp`
+    const cardKey = `${keyBase}-card.jpg`
+    const { page, card } = await shareImages(version.key)
+    await getStorage().put(imageKey, page, 'image/webp')
+    await getStorage().put(cardKey, card, 'image/jpeg')
+    const slug = randomBytes(16).toString('base64url')
+    // Keyed by the version (share_pages_one_per_version): another web process may have made its page.
+    const inserted = await db
+      .insertInto('share_pages')
+      .values({
+        slug,
+        user_id: userId,
+        task_id: task.id,
+        version_index: input.index,
+        listed: input.listed,
+        image_key: imageKey,
+        card_key: cardKey,
+      })
+      .onConflict((conflict) =>
+        conflict
+          .columns(['task_id', 'version_index'])
+          .where(sql<boolean>`NOT duplicate`)
+          .doNothing(),
+      )
+      .returning('slug')
+      .executeTakeFirst()
+    if (inserted) return { slug, url: sharePageUrl(slug), created: true }
+    await getStorage().deleteMany([imageKey, cardKey])
+    const winner = await answerLivePage(db, task.id, input)
+    if (!winner) throw new HttpError(409, 'This image was unshared meanwhile: please share it again')
+    return winner
+  })
 }
 
-function pageImage(original: Buffer) {
-  return sharp(original).resize({ width: PAGE_IMAGE_WIDTH, withoutEnlargement: true }).webp({ quality: 80 }).toBuffer()
+/** The version's live page, set to `listed` as asked now, or undefined. */
+async function answerLivePage(db: DB, taskId: string, { index, listed }: ShareInput) {
+  const page = await db
+    .selectFrom('share_pages')
+    .select(['slug', 'listed'])
+    .where('task_id', '=', taskId)
+    .where('version_index', '=', index)
+    .orderBy('duplicate')
+    .orderBy('created_at')
+    .executeTakeFirst()
+  if (!page) return undefined
+  if (page.listed !== listed) {
+    await db.updateTable('share_pages').set({ listed }).where('slug', '=', page.slug).execute()
+  }
+  return { slug: page.slug, url: sharePageUrl(page.slug), created: false }
+}
+
+/**
+ * The page's picture and the social card, from the stored version read as a stream (never whole
+ * into memory) and decoded once, sequentially, at most MAX_SHARED_PIXELS, into a working copy no
+ * larger than the card needs; both are made from that copy.
+ */
+async function shareImages(key: string) {
+  const object = await getStorage().get(key)
+  if (!object) throw new HttpError(409, 'This image is no longer stored')
+  const decoder = sharp({ limitInputPixels: MAX_SHARED_PIXELS, sequentialRead: true, failOn: 'error' })
+  object.body.once('error', (error) => decoder.destroy(error))
+  object.body.pipe(decoder)
+  try {
+    const working = await decoder
+      .resize({ width: CARD_WIDTH, height: 2 * CARD_WIDTH, fit: 'inside', withoutEnlargement: true })
+      .raw()
+      .toBuffer({ resolveWithObject: true })
+    const copy = () => sharp(working.data, { raw: working.info })
+    const [page, card] = await Promise.all([pageImage(copy()), socialCard(copy)])
+    return { page, card }
+  } catch (error) {
+    if (error instanceof Error && /pixel limit/i.test(error.message)) {
+      throw new HttpError(422, 'This image is too large to share')
+    }
+    throw error
+  } finally {
+    object.body.destroy()
+  }
+}
+
+function pageImage(working: Sharp) {
+  return working.resize({ width: PAGE_IMAGE_WIDTH, withoutEnlargement: true }).webp({ quality: 80 }).toBuffer()
 }
 
 /** The portrait, whole, on a blurred copy of itself that fills 1200×630. */
-async function socialCard(original: Buffer) {
-  const backdrop = await sharp(original).resize(CARD_WIDTH, CARD_HEIGHT, { fit: 'cover' }).blur(40).toBuffer()
-  const portrait = await sharp(original)
+async function socialCard(copy: () => Sharp) {
+  const backdrop = await copy()
+    .resize(CARD_WIDTH, CARD_HEIGHT, { fit: 'cover' })
+    .blur(40)
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+  const portrait = await copy()
     .resize(CARD_WIDTH - 80, CARD_HEIGHT - 60, { fit: 'inside' })
-    .toBuffer()
-  return sharp(backdrop)
-    .composite([{ input: portrait, gravity: 'center' }])
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+  return sharp(backdrop.data, { raw: backdrop.info })
+    .composite([{ input: portrait.data, raw: portrait.info, gravity: 'center' }])
     .jpeg({ quality: 82 })
     .toBuffer()
 }

@@ -3,18 +3,20 @@ import type { DB } from '#platform/db.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
 import { requireOwnTask } from '#domain/generation/own-task.server.ts'
+import { taskPhotoKeys } from '#domain/generation/task-photo-keys.ts'
 
 /**
  * "Delete my photo now" (issue 32 item 6): the photo a task was made from goes at once, from storage
  * and from `input_keys` of every task of the user that uses it (a re-roll or fix shares its
  * parent's photo, decision 0030), so re-rolling or fixing any of them answers "photo gone" (410).
- * The results stay. A saved pet's own photos (`pets/…`) are the pet's and stay with it. Refused
+ * The results stay. A saved pet's own photos (`pets/…`) are the pet's and stay with it, and an
+ * upscale's input (its parent's result) is no photo: only taskPhotoKeys are deleted. Refused
  * (409) while a task that uses the photo is still being made: the worker needs it.
  */
 export async function deleteTaskPhoto(db: DB, userId: string, taskId: string) {
   // Any kind: a video made from a photo keeps it too.
   const task = await requireOwnTask(db, userId, taskId, { kind: null })
-  const keys = task.input_keys.filter((key) => key.startsWith('tasks/'))
+  const keys = taskPhotoKeys(task)
   if (keys.length === 0) return { deleted: 0 }
   await db.transaction().execute(async (tx) => {
     const users = await tx
@@ -47,10 +49,9 @@ export async function tasksWithPhoto(db: DB, userId: string, taskIds: string[]) 
   if (taskIds.length === 0) return []
   const rows = await db
     .selectFrom('generation_tasks')
-    .select('id')
+    .select(['id', 'source', 'family_root_id', 'input_keys'])
     .where('user_id', '=', userId)
     .where('id', 'in', taskIds)
-    .where(sql<boolean>`cardinality(input_keys) > 0`)
     .execute()
-  return rows.map((row) => row.id)
+  return rows.filter((row) => taskPhotoKeys(row).length > 0).map((row) => row.id)
 }

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import zlib from 'node:zlib'
 import sharp from 'sharp'
 import { action as shareAction } from '#app/routes/api.async-image.task.$id.share.ts'
 import { action as unshareAction } from '#app/routes/api.share.$slug.ts'
@@ -10,18 +13,19 @@ import { loader as sitemapLoader } from '#app/routes/sitemap[.]xml.ts'
 import { action as registerAction } from '#app/routes/register.tsx'
 import { loader as generateLoader } from '#app/routes/generate.tsx'
 import { register } from '#domain/accounts/account.server.ts'
-import { rememberSignInAddress } from '#domain/accounts/sign-in-addresses.server.ts'
+import { hasSignedInFrom, rememberSignInAddress } from '#domain/accounts/sign-in-addresses.server.ts'
 import { reviewPaymentProof } from '#domain/payments/payments.server.ts'
 import { saveSystemConfig } from '#domain/credits/system-config.server.ts'
 import { deleteAccount } from '#domain/user-management/account-deletion.server.ts'
 import { deleteFinishedTask } from '#domain/generation/user-tasks.server.ts'
 import { expireTasks } from '#domain/generation/task-states.server.ts'
 import { getDb } from '#platform/db.server.ts'
-import { getStorage, mediaKey } from '#platform/storage.server.ts'
+import { getStorage } from '#platform/storage.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import { withOwnDataDir } from '#tests/helpers/generation.ts'
+import { finishedTaskWithVersion } from '#tests/helpers/finished-task.ts'
 
-withOwnDataDir()
+const media = withOwnDataDir()
 process.env.PUBLIC_URL = 'https://pawtrait.example'
 const db = getDb()
 
@@ -38,28 +42,36 @@ async function finishedTask(userId: string) {
     ])
     .png()
     .toBuffer()
-  const key = mediaKey('tasks/results', bytes, 'png')
-  await getStorage().put(key, bytes, 'image/png')
-  const task = await db
-    .insertInto('generation_tasks')
-    .values({
-      user_id: userId,
-      kind: 'image',
-      status: 'completed',
-      params: { mode: 'guide', style: 'general', guided: {}, prompt: '', templatePrompt: '', templateId: null },
-      result_key: key,
-      credit_cost: 2,
-      provider: 'local',
-      finished_at: new Date(),
-      expires_at: new Date(Date.now() + 30 * 86400_000),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  await db
-    .insertInto('task_versions')
-    .values({ task_id: task.id, version_index: 0, key, width: 1024, height: 1024 })
-    .execute()
-  return { taskId: task.id, key }
+  return finishedTaskWithVersion(userId, bytes)
+}
+
+/** The share pages' stored copies, by file name. */
+const shareCopies = () => {
+  const folder = path.join(media.dir, 'media', 'shares')
+  return fs.existsSync(folder) ? fs.readdirSync(folder).sort() : []
+}
+
+/** A 1-bit black PNG of that size: 100 megapixels in about 12 kB (what a decompression bomb looks like). */
+function blackPng(width: number, height: number) {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
+    const length = Buffer.alloc(4)
+    length.writeUInt32BE(data.length)
+    const crc = Buffer.alloc(4)
+    crc.writeUInt32BE(zlib.crc32(body))
+    return Buffer.concat([length, body, crc])
+  }
+  const header = Buffer.alloc(13)
+  header.writeUInt32BE(width, 0)
+  header.writeUInt32BE(height, 4)
+  header.set([1, 0, 0, 0, 0], 8) // bit depth 1, greyscale
+  const rows = Buffer.alloc((1 + Math.ceil(width / 8)) * height) // filter 0, all black
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(rows, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ])
 }
 
 async function share(token: string, taskId: string, json: unknown) {
@@ -110,9 +122,10 @@ describe('share pages', () => {
   it('is noindex unless listed, and only a listed page is in the sitemap', async () => {
     const { meta } = await import('#app/routes/p.$slug.tsx')
     const { user, token } = await createTestUser()
-    const { taskId } = await finishedTask(user.id)
-    const quiet = slugOf((await share(token, taskId, { index: 0 })).body.url!)
-    const listed = slugOf((await share(token, taskId, { index: 0, listed: true })).body.url!)
+    const quiet = slugOf((await share(token, (await finishedTask(user.id)).taskId, { index: 0 })).body.url!)
+    const listed = slugOf(
+      (await share(token, (await finishedTask(user.id)).taskId, { index: 0, listed: true })).body.url!,
+    )
     const tags = async (slug: string) =>
       meta({ data: await (await page(slug)).json() } as Parameters<typeof meta>[0]) as Record<string, string>[]
     const quietTags = await tags(quiet)
@@ -150,6 +163,68 @@ describe('share pages', () => {
     expect((await callRoute(imageLoader, makeRequest(`/p/${slug}/image.webp`), { slug })).status).toBe(404)
     expect((await callRoute(cardLoader, makeRequest(`/p/${slug}/card.jpg`), { slug })).status).toBe(404)
     expect(Date.now() - started).toBeLessThan(1000)
+  })
+
+  it('sharing a version that has a live page answers that page (200); unshare then share makes a new one', async () => {
+    const { user, token } = await createTestUser()
+    const { taskId } = await finishedTask(user.id)
+    const first = await share(token, taskId, { index: 0 })
+    expect(first.status).toBe(201)
+    const again = await share(token, taskId, { index: 0, listed: true })
+    expect(again).toEqual({ status: 200, body: { url: first.body.url } })
+    const rows = await db.selectFrom('share_pages').selectAll().where('task_id', '=', taskId).execute()
+    expect(rows).toEqual([expect.objectContaining({ slug: slugOf(first.body.url!), listed: true })])
+
+    const slug = slugOf(first.body.url!)
+    await callRoute(unshareAction, makeRequest(`/api/share/${slug}`, { method: 'DELETE', token }), { slug })
+    const renewed = await share(token, taskId, { index: 0 })
+    expect(renewed.status).toBe(201)
+    expect(renewed.body.url).not.toBe(first.body.url)
+    expect((await page(slug)).status).toBe(404)
+    expect((await page(slugOf(renewed.body.url!))).status).toBe(200)
+  })
+
+  it('makes at most 20 pages an hour per user: the 21st answers 429 with Retry-After; a re-share costs nothing', async () => {
+    const { user, token } = await createTestUser()
+    const tasks = []
+    for (let i = 0; i < 21; i++) tasks.push((await finishedTask(user.id)).taskId)
+    for (const taskId of tasks.slice(0, 20)) {
+      expect((await share(token, taskId, { index: 0 })).status).toBe(201)
+      expect((await share(token, taskId, { index: 0 })).status).toBe(200)
+    }
+    const refused = await callRoute(
+      shareAction,
+      makeRequest(`/api/async-image/task/${tasks[20]}/share`, { token, json: { index: 0 } }),
+      { id: tasks[20] },
+    )
+    expect(refused.status).toBe(429)
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3000)
+    expect(await refused.json()).toEqual({ message: expect.stringMatching(/^Too many attempts, please try again in/) })
+    expect(await db.selectFrom('share_pages').select('slug').where('task_id', '=', tasks[20]).execute()).toEqual([])
+    // Another user is not held back.
+    const other = await createTestUser()
+    expect((await share(other.token, (await finishedTask(other.user.id)).taskId, { index: 0 })).status).toBe(201)
+  })
+
+  it('refuses a version over 8192×8192 pixels from its header (422), with nothing stored', async () => {
+    const { user, token } = await createTestUser()
+    const { taskId, key } = await finishedTask(user.id)
+    await getStorage().put(key, blackPng(10_000, 10_000), 'image/png')
+    const copiesBefore = shareCopies()
+    expect(await share(token, taskId, { index: 0 })).toEqual({
+      status: 422,
+      body: { message: 'This image is too large to share' },
+    })
+    expect(await db.selectFrom('share_pages').select('slug').where('task_id', '=', taskId).execute()).toEqual([])
+    expect(shareCopies()).toEqual(copiesBefore)
+  })
+
+  it("sharing does not make the sharer's address a trusted one (only sign-ins, registrations and resets do)", async () => {
+    const { user, token } = await createTestUser()
+    const { taskId } = await finishedTask(user.id)
+    expect((await share(token, taskId, { index: 0 })).status).toBe(201)
+    expect(await hasSignedInFrom(db, user.id, '198.51.100.7')).toBe(false)
+    expect(await db.selectFrom('sign_in_addresses').selectAll().where('user_id', '=', user.id).execute()).toEqual([])
   })
 
   it('deleting or expiring the task deletes its share pages and their copies', async () => {
