@@ -105,7 +105,10 @@ const activeTaskCount = async (db: DB | Tx, userId: string) => {
 
 function tooManyActive() {
   const limit = getEnv().MAX_ACTIVE_TASKS_PER_USER
-  return new HttpError(429, `You already have ${limit} generations in progress. Please wait until one of them finishes.`)
+  return new HttpError(
+    429,
+    `You already have ${limit} generations in progress. Please wait until one of them finishes.`,
+  )
 }
 
 /**

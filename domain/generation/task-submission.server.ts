@@ -65,7 +65,7 @@ export async function submitPaidTask(
   return withStagedImages(`tasks/${id}`, uploads, (inputKeys) => createPaidTask(db, { ...task, id, inputKeys }))
 }
 
-const savedPetRefusal = (name: string, categories: string) =>
-  `Your pet's ${name} was flagged for ${categories}; please change it on My Pets`
-const seenTraitsRefusal = (_name: string, categories: string) =>
+const savedPetRefusal = (subject: string, categories: string) =>
+  `Your pet's ${subject} flagged for ${categories}; please change it on My Pets`
+const seenTraitsRefusal = (_subject: string, categories: string) =>
   `What we saw in this photo was flagged for ${categories}; please choose another`

@@ -37,16 +37,20 @@ export interface ModeratedField {
   refusal: (categories: string) => string
 }
 
-/** A pet's traits (species, breed, colours, markings) as named fields: a flag is refused under `field(name)`. */
+/**
+ * A pet's traits (species, breed, colours, markings) as named fields: a flag is refused under
+ * `field(name)`, worded by `refusal` from e.g. "breed was" or "markings were" and the categories.
+ */
 export function traitFields(
   traits: PetTraits,
   field: (name: string) => string,
-  refusal: (name: string, categories: string) => string,
+  refusal: (subject: string, categories: string) => string,
 ): ModeratedField[] {
   return traitTexts(traits).map(({ name, text }) => ({
     field: field(name),
     text,
-    refusal: (categories) => refusal(name, categories),
+    refusal: (categories) =>
+      refusal(`${name} ${name === 'colours' || name === 'markings' ? 'were' : 'was'}`, categories),
   }))
 }
 
@@ -71,7 +75,12 @@ export async function requireModeratedInputs(inputs: ModeratedInputs): Promise<v
   const photos = inputs.photos ?? []
   const [[textFlags = []], fieldFlags, ...photoFlags] = await Promise.all([
     text ? flagsOf(text, 'text') : [],
-    fields.length > 0 ? flagsOf(fields.map((field) => field.text.trim()), 'text') : [],
+    fields.length > 0
+      ? flagsOf(
+          fields.map((field) => field.text.trim()),
+          'text',
+        )
+      : [],
     ...photos.map(async (photo) => (await flagsOf(await photoDataUrl(photo), 'image'))[0] ?? []),
   ])
   if (textFlags.length > 0) {

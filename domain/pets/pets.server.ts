@@ -128,12 +128,17 @@ async function withStoredPhotos<T>(
  * checked or stored. The name never reaches a prompt.
  */
 function requireModeratedPetText(fields: PetFields) {
-  const traits = { species: fields.species, breed: fields.breed, colours: [fields.colours], markings: [fields.markings] }
+  const traits = {
+    species: fields.species,
+    breed: fields.breed,
+    colours: [fields.colours],
+    markings: [fields.markings],
+  }
   return requireModeratedInputs({
     fields: traitFields(
       traits,
       (name) => name,
-      (name, categories) => `The ${name} was flagged for ${categories}; please change it`,
+      (subject, categories) => `The ${subject} flagged for ${categories}; please change it`,
     ),
   })
 }

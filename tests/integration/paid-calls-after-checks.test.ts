@@ -10,7 +10,10 @@ import { action as photoCheckRoute } from '#app/routes/api.photo-check.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getMetrics } from '#platform/metrics.server.ts'
 import { CLIENT_ADDRESS_HEADER } from '#platform/client-address.server.ts'
-import { PHOTO_CHECKS_PER_CLIENT_PER_HOUR, PHOTO_CHECKS_PER_USER_PER_HOUR } from '#domain/limits/photo-check-limits.server.ts'
+import {
+  PHOTO_CHECKS_PER_CLIENT_PER_HOUR,
+  PHOTO_CHECKS_PER_USER_PER_HOUR,
+} from '#domain/limits/photo-check-limits.server.ts'
 import { startOpenAiFake } from '#tests/fakes/openai.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import {
