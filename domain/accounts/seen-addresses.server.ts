@@ -11,7 +11,7 @@ import { clientLimitKey, siteLimitKey } from '#domain/limits/client-key.ts'
  * forgotten after KEEP_DAYS.
  */
 
-export const REFERRAL_LOOKBACK_DAYS = 30
+const REFERRAL_LOOKBACK_DAYS = 30
 const KEEP_DAYS = REFERRAL_LOOKBACK_DAYS
 const WRITE_EVERY_MS = 10 * 60_000
 /** Past this many remembered writes the memory starts afresh (a few more writes, no growth). */

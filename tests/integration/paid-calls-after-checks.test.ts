@@ -14,7 +14,7 @@ import {
   PHOTO_CHECKS_PER_CLIENT_PER_HOUR,
   PHOTO_CHECKS_PER_USER_PER_HOUR,
 } from '#domain/limits/photo-check-limits.server.ts'
-import { startOpenAiFake } from '#tests/fakes/openai.ts'
+import { withOpenAiChecks } from '#tests/helpers/openai-checks.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import {
   balanceAndLedgerSum,
@@ -26,16 +26,7 @@ import {
 } from '#tests/helpers/generation.ts'
 
 const media = withOwnDataDir()
-const openai = await startOpenAiFake()
-Object.assign(process.env, {
-  IMAGE_PROVIDER: 'openai',
-  OPENAI_API_KEY: openai.apiKey,
-  OPENAI_BASE_URL: openai.baseUrl,
-  PHOTO_CHECK_TIMEOUT_MS: '2000',
-  MODERATION_TIMEOUT_MS: '2000',
-  MAX_ACTIVE_TASKS_PER_USER: '1',
-})
-afterAll(() => openai.close())
+const openai = await withOpenAiChecks({ MAX_ACTIVE_TASKS_PER_USER: '1' })
 beforeEach(() => {
   openai.setMode('success')
   openai.moderation.fail('none')

@@ -10,7 +10,7 @@ import path from 'node:path'
 import { action as createRoute } from '#app/routes/api.pets.ts'
 import { action as petRoute } from '#app/routes/api.pets.$id.ts'
 import { getDb } from '#platform/db.server.ts'
-import { startOpenAiFake } from '#tests/fakes/openai.ts'
+import { withOpenAiChecks } from '#tests/helpers/openai-checks.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import {
   balanceAndLedgerSum,
@@ -22,15 +22,7 @@ import {
 } from '#tests/helpers/generation.ts'
 
 const media = withOwnDataDir()
-const openai = await startOpenAiFake()
-Object.assign(process.env, {
-  IMAGE_PROVIDER: 'openai',
-  OPENAI_API_KEY: openai.apiKey,
-  OPENAI_BASE_URL: openai.baseUrl,
-  PHOTO_CHECK_TIMEOUT_MS: '2000',
-  MODERATION_TIMEOUT_MS: '2000',
-})
-afterAll(() => openai.close())
+const openai = await withOpenAiChecks()
 
 const dogAnswer = {
   pet_found: true,
