@@ -45,8 +45,9 @@ export async function benchFailover({ db, url }: BenchDatabase) {
     )
     try {
       const photo = await smallPhoto()
-      const { token } = await signedInUser(db, 1_000_000)
+      // Each task another user's, as in real traffic: a breaker counts failing users (decision 0033).
       const submit = async () => {
+        const { token } = await signedInUser(db, 1_000)
         const { status, body } = await postGeneration(web.url, token, photo)
         if (status !== 200 || !body.taskId) throw new Error(`submission failed (${status}): ${body.message}`)
         return body.taskId as string

@@ -356,7 +356,7 @@ export interface PetPhotosTable {
 }
 
 export interface PhotoChecksTable {
-  /** Hex SHA-256 of the uploaded bytes. */
+  /** Hex SHA-256 of the picture the vision model is shown (the decoded photo at the working size; migration 0044). */
   sha256: string
   provider: string
   model: string
@@ -418,6 +418,34 @@ export interface ProviderBreakersTable {
   /** When OWNER_EMAIL was last told it opened for quota or key reasons. */
   owner_told_at: Timestamp | null
   updated_at: Generated<Timestamp>
+  /** The task whose failure opened it: never its probe (migration 0044). */
+  opened_by_task_id: string | null
+}
+
+/** A user's last retryable failure at a provider: the breaker counts users, not calls (migration 0044). */
+export interface ProviderBreakerFailuresTable {
+  provider: string
+  user_id: string
+  task_id: string
+  failed_at: ColumnType<Date, Date | string | undefined, Date | string>
+}
+
+/** The addresses a user was seen at, for the referral self-check (migration 0044). */
+export interface SeenAddressesTable {
+  user_id: string
+  /** clientLimitKey: an IPv4 address or an IPv6 /64. */
+  client_key: string
+  /** siteLimitKey: an IPv6 address's /48; null for IPv4. */
+  site_key: string | null
+  last_seen_at: ColumnType<Date, Date | string | undefined, Date | string>
+}
+
+/** Referral rewards paid to a sharer in a calendar month; outlives the visitors' accounts (migration 0044). */
+export interface ReferralRewardsMonthlyTable {
+  referrer_id: string
+  /** The month's first day. */
+  month: ColumnType<Date, string, string>
+  rewards: number
 }
 
 /** A task moved to the next provider (migration 0038). */
@@ -465,7 +493,10 @@ export interface Database {
   share_pages: SharePagesTable
   referral_payouts: ReferralPayoutsTable
   provider_breakers: ProviderBreakersTable
+  provider_breaker_failures: ProviderBreakerFailuresTable
   provider_failovers: ProviderFailoversTable
+  seen_addresses: SeenAddressesTable
+  referral_rewards_monthly: ReferralRewardsMonthlyTable
 }
 
 export type User = Selectable<UsersTable>

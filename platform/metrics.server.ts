@@ -119,6 +119,11 @@ function createMetrics() {
       labelNames: ['reason'] as const,
       registers,
     }),
+    moderationBusy: new Counter({
+      name: 'pawtrait_moderation_busy_total',
+      help: 'Submissions answered 503 because the moderation endpoint answered 429 (our own volume), not let through unmoderated',
+      registers,
+    }),
     buildInfo: new Gauge({
       name: 'pawtrait_build_info',
       help: 'Always 1; the running build version is its label',

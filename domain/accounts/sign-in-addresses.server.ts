@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import type { DB } from '#platform/db.server.ts'
 import { clientLimitKey } from '#domain/limits/client-key.ts'
+import { noteSeenAddress } from './seen-addresses.server.ts'
 
 /**
  * The clients (by limit key: an IPv4 address or an IPv6 /64) each user has proved themselves from:
@@ -11,7 +12,9 @@ import { clientLimitKey } from '#domain/limits/client-key.ts'
 
 const KEEP = sql`interval '180 days'`
 
+/** A trusted client is a seen one too (seen-addresses.server.ts). */
 export async function rememberSignInAddress(db: DB, userId: string, ip: string) {
+  await noteSeenAddress(db, userId, ip)
   await db
     .insertInto('sign_in_addresses')
     .values({ user_id: userId, client_key: clientLimitKey(ip) })

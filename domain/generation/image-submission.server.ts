@@ -56,7 +56,7 @@ export async function submitImageGeneration(
     },
     form.images,
     // With a saved pet the uploads are references; its photos were checked when saved.
-    { ...(pet ? { checked: pet.images } : { petPhoto: true }), typed: typedText(params) },
+    { ...(pet ? { checked: pet.images, petTraits: pet.traits } : { petPhoto: true }), typed: typedText(params) },
   )
   recordImageGeneration(user.id, clientAddress, {
     taskId: task.taskId,

@@ -73,12 +73,8 @@ export async function createPaidTask(db: DB, task: NewTask) {
       .execute()
     const description = typeof task.description === 'string' ? task.description : task.description(cost)
     const paid = await spendCredits(tx, { userId: task.userId, cost, description, taskId: task.id })
-    if (!paid) {
-      throw new HttpError(402, `You need at least ${cost} credits to generate ${kindNames[task.kind]}`, {
-        extra: { needPurchase: true },
-      })
-    }
-    await refuseBeyondActiveLimit(tx, task.userId, getEnv().MAX_ACTIVE_TASKS_PER_USER)
+    if (!paid) throw tooFewCredits(cost, task.kind)
+    await refuseBeyondActiveLimit(tx, task.userId)
     const placement = (await task.beforeQueue?.(tx)) ?? {}
     await enqueueJob(tx, task.job, { taskId: task.id }, { jobKey: task.id, runAt: placement.runAt })
     const { credits } = await tx
@@ -92,22 +88,54 @@ export async function createPaidTask(db: DB, task: NewTask) {
   return created
 }
 
-/**
- * Fairness: one user's burst cannot fill every worker's lanes. Called after the debit, whose UPDATE
- * locks the user's row: two submissions of the same user count one after the other, the new task
- * included. Throwing rolls the debit back.
- */
-async function refuseBeyondActiveLimit(tx: Tx, userId: string, limit: number) {
-  const { active } = await tx
+const tooFewCredits = (cost: number, kind: TaskKind) =>
+  new HttpError(402, `You need at least ${cost} credits to generate ${kindNames[kind]}`, {
+    extra: { needPurchase: true },
+  })
+
+const activeTaskCount = async (db: DB | Tx, userId: string) => {
+  const { active } = await db
     .selectFrom('generation_tasks')
     .select((eb) => eb.fn.countAll<number>().as('active'))
     .where('user_id', '=', userId)
     .where('status', 'in', ['queued', 'processing'])
     .executeTakeFirstOrThrow()
-  if (Number(active) > limit) {
-    throw new HttpError(
-      429,
-      `You already have ${limit} generations in progress. Please wait until one of them finishes.`,
-    )
-  }
+  return Number(active)
+}
+
+function tooManyActive() {
+  const limit = getEnv().MAX_ACTIVE_TASKS_PER_USER
+  return new HttpError(
+    429,
+    `You already have ${limit} generations in progress. Please wait until one of them finishes.`,
+  )
+}
+
+/**
+ * Fairness: one user's burst cannot fill every worker's lanes. Called after the debit, whose UPDATE
+ * locks the user's row: two submissions of the same user count one after the other, the new task
+ * included. Throwing rolls the debit back.
+ */
+async function refuseBeyondActiveLimit(tx: Tx, userId: string) {
+  if ((await activeTaskCount(tx, userId)) > getEnv().MAX_ACTIVE_TASKS_PER_USER) throw tooManyActive()
+}
+
+/**
+ * The same two refusals (402, then 429) read before a submission's paid outside calls (the photo
+ * check's vision call, moderation), so a user who cannot pay, or has too many tasks running, costs
+ * none of them. Only a reading: the paying transaction checks both again, which is what refuses
+ * parallel submissions racing past this.
+ */
+export async function refuseUnpayable(
+  db: DB,
+  { userId, kind, cost }: { userId: string; kind: TaskKind; cost: (settings: SystemSettings) => number },
+) {
+  const [settings, user, active] = await Promise.all([
+    getSystemConfig(db),
+    db.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirst(),
+    activeTaskCount(db, userId),
+  ])
+  const price = cost(settings)
+  if ((user?.credits ?? 0) < price) throw tooFewCredits(price, kind)
+  if (active >= getEnv().MAX_ACTIVE_TASKS_PER_USER) throw tooManyActive()
 }

@@ -3,11 +3,16 @@
  * (docs/decisions/0033). Each change is one transaction holding the provider's row lock
  * (SELECT … FOR UPDATE), so two workers never both take the half-open breaker's one probe.
  *
- * - closed: calls pass. `failures` retryable failures (5xx, timeouts, stalls, network) within
- *   `windowMs` open it; a quota, billing or key failure opens it at once.
+ * - closed: calls pass. Retryable failures (5xx, timeouts, stalls, network) of `failures` different
+ *   users within `windowMs` open it (provider_breaker_failures keeps each user's last one): the
+ *   retries of one task, and all the tasks of one user, count once, so one user whose input makes
+ *   the provider fail (refunded, so free) cannot switch it off for everyone. A quota, billing or key
+ *   failure (this server's account, not a user's input) opens it at once.
  * - open: calls skip the provider until `cooldownMs` after it opened; then one caller takes the probe
- *   (half_open). A probe that never reports back (its worker died) is given up after `probeTimeoutMs`.
- * - half_open: the probe's success closes it; its failure opens it again for another cool-down.
+ *   (half_open), never the task that opened it (its own input may be what fails). A probe that never
+ *   reports back (its worker died) is given up after `probeTimeoutMs`.
+ * - half_open: the probe's success closes it (and forgets the failures); its failure opens it again
+ *   for another cool-down, that task now its opener.
  *
  * Opening for quota or key reasons queues an email to OWNER_EMAIL, at most once an hour per provider,
  * in the same transaction (the email job path: send_email).
@@ -34,7 +39,18 @@ const OWNER_EMAIL_EVERY_MS = 60 * 60_000
 /** What a caller may do now: call (`closed`), call as the one probe (`probe`), or skip until `retryInMs`. */
 export type Admission = { state: 'closed' } | { state: 'probe' } | { state: 'open'; retryInMs: number }
 
-export async function admitCall(db: DB, provider: string, settings: BreakerSettings): Promise<Admission> {
+/** Who calls: the task (its user counts toward the breaker, decision 0033). */
+export interface Caller {
+  taskId: string
+  userId: string
+}
+
+export async function admitCall(
+  db: DB,
+  provider: string,
+  settings: BreakerSettings,
+  caller?: Pick<Caller, 'taskId'>,
+): Promise<Admission> {
   return db.transaction().execute(async (tx) => {
     const row = await lockedRow(tx, provider)
     const now = Date.now()
@@ -42,6 +58,9 @@ export async function admitCall(db: DB, provider: string, settings: BreakerSetti
     const probeFree =
       row.state === 'open' || !row.probe_started_at || now - row.probe_started_at.getTime() > settings.probeTimeoutMs
     const reopensAt = (row.opened_at?.getTime() ?? now) + settings.cooldownMs
+    const opener = caller !== undefined && caller.taskId === row.opened_by_task_id
+    if (probeFree && now >= reopensAt && opener)
+      return { state: 'open', retryInMs: Math.max(1_000, settings.cooldownMs) }
     if (probeFree && now >= reopensAt) {
       await tx
         .updateTable('provider_breakers')
@@ -60,12 +79,24 @@ export async function admitCall(db: DB, provider: string, settings: BreakerSetti
  * the window open it even with answers between them (a provider failing every other call).
  */
 export async function recordSuccess(db: DB, provider: string) {
-  await db
-    .updateTable('provider_breakers')
-    .set({ state: 'closed', failures: 0, window_started_at: null, probe_started_at: null, updated_at: sql`now()` })
-    .where('provider', '=', provider)
-    .where('state', '<>', 'closed')
-    .execute()
+  await db.transaction().execute(async (tx) => {
+    const closed = await tx
+      .updateTable('provider_breakers')
+      .set({
+        state: 'closed',
+        failures: 0,
+        window_started_at: null,
+        probe_started_at: null,
+        opened_by_task_id: null,
+        updated_at: sql`now()`,
+      })
+      .where('provider', '=', provider)
+      .where('state', '<>', 'closed')
+      .executeTakeFirst()
+    if (closed.numUpdatedRows > 0n) {
+      await tx.deleteFrom('provider_breaker_failures').where('provider', '=', provider).execute()
+    }
+  })
 }
 
 /** A probe that could not be sent (no room at the provider): the next caller may probe. */
@@ -78,18 +109,38 @@ export async function releaseProbe(db: DB, provider: string) {
     .execute()
 }
 
-/** Records a failure of `reason` (a ProviderFailure code); answers whether this opened the breaker. */
+/**
+ * Records `caller`'s failure of `reason` (a ProviderFailure code); answers whether this opened the
+ * breaker. `failures` becomes the number of users with a failure within the window.
+ */
 export async function recordFailure(
   db: DB,
   provider: string,
   failure: { reason: string; message: string },
   settings: BreakerSettings,
+  caller: Caller,
 ): Promise<boolean> {
   return db.transaction().execute(async (tx) => {
     const row = await lockedRow(tx, provider)
-    const now = Date.now()
-    const inWindow = row.window_started_at !== null && now - row.window_started_at.getTime() <= settings.windowMs
-    const failures = inWindow ? row.failures + 1 : 1
+    const windowStart = new Date(Date.now() - settings.windowMs)
+    await tx
+      .deleteFrom('provider_breaker_failures')
+      .where('provider', '=', provider)
+      .where('failed_at', '<', windowStart)
+      .execute()
+    await tx
+      .insertInto('provider_breaker_failures')
+      .values({ provider, user_id: caller.userId, task_id: caller.taskId })
+      .onConflict((oc) =>
+        oc.columns(['provider', 'user_id']).doUpdateSet({ task_id: caller.taskId, failed_at: sql`now()` }),
+      )
+      .execute()
+    const counted = await tx
+      .selectFrom('provider_breaker_failures')
+      .select((eb) => [eb.fn.countAll<string>().as('users'), eb.fn.min('failed_at').as('since')])
+      .where('provider', '=', provider)
+      .executeTakeFirstOrThrow()
+    const failures = Number(counted.users)
     const opens =
       row.state === 'half_open' ||
       (row.state === 'closed' && (OPERATOR_REASONS.has(failure.reason) || failures >= settings.failures))
@@ -97,11 +148,19 @@ export async function recordFailure(
       .updateTable('provider_breakers')
       .set({
         failures,
-        window_started_at: inWindow ? row.window_started_at : new Date(now),
+        window_started_at: counted.since,
         last_error: failure.message,
         last_error_at: sql`now()`,
         updated_at: sql`now()`,
-        ...(opens ? { state: 'open', opened_at: sql`now()`, open_reason: failure.reason, probe_started_at: null } : {}),
+        ...(opens
+          ? {
+              state: 'open',
+              opened_at: sql`now()`,
+              open_reason: failure.reason,
+              probe_started_at: null,
+              opened_by_task_id: caller.taskId,
+            }
+          : {}),
       })
       .where('provider', '=', provider)
       .execute()

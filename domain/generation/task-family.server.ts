@@ -10,7 +10,7 @@ import { imageTaskParamsSchema, type ImageTaskParams } from './image-task-params
 import type { LikenessFix } from './likeness-fix.ts'
 import { claimFreeFix } from './free-fixes.server.ts'
 import { frontOfUserQueue } from './queue-placement.server.ts'
-import { createPaidTask } from './paid-task.server.ts'
+import { createPaidTask, refuseUnpayable } from './paid-task.server.ts'
 import { findTaskVersion } from './task-versions.server.ts'
 import { requireModeratedInputs } from '#domain/moderation/moderate-inputs.server.ts'
 import { MEDIA_RETENTION_DAYS } from './task-view.ts'
@@ -90,8 +90,17 @@ async function derive(db: DB, { userId, clientAddress }: Requester, taskId: stri
   const source = await requireOwnTask(db, userId, taskId)
   refuseUnfinished(source, derivation)
   await refuseWithoutPhoto(source)
-  // The photo and the run's own text passed when it was submitted; a fix's note is new text.
-  if (derivation.kind === 'fix') await requireModeratedInputs({ text: derivation.fix.note })
+  // The photo and the run's own text passed when it was submitted; a fix's note is new text,
+  // moderated only for a user who can pay for the fix (or has a free one left).
+  if (derivation.kind === 'fix') {
+    const free = ((await findTaskFamily(db, userId, source.id))?.freeFixesLeft ?? 0) > 0
+    await refuseUnpayable(db, {
+      userId,
+      kind: 'image',
+      cost: (settings) => (free ? 0 : settings.imageGenerationCreditCost),
+    })
+    await requireModeratedInputs({ text: derivation.fix.note })
+  }
   const rootTaskId = source.family_root_id ?? source.id
   // A re-roll or fix costs a standard version, so it is made at standard size (decision 0035).
   const { hdShortfallRefund: _paidForTheRun, ...parentParams } = readParams(source)

@@ -2,24 +2,29 @@ import { randomUUID } from 'node:crypto'
 import type { DB } from '#platform/db.server.ts'
 import { normalizeUploadedFile } from '#domain/media/images.server.ts'
 import { withStagedImages, type StagedImage } from '#domain/media/staged-uploads.server.ts'
-import { requireModeratedInputs } from '#domain/moderation/moderate-inputs.server.ts'
+import { requireModeratedInputs, traitFields } from '#domain/moderation/moderate-inputs.server.ts'
+import type { PetTraits } from '#domain/pets/pet-traits.ts'
 import { requirePetPhoto } from '#domain/photo-check/check-pet-photo.server.ts'
-import { createPaidTask, type NewTask } from './paid-task.server.ts'
+import type { SystemSettings } from '#domain/credits/system-config.server.ts'
+import { createPaidTask, refuseUnpayable, type NewTask } from './paid-task.server.ts'
 
 /**
- * Sniffs and re-encodes the uploads one after the other, stores them under the new task's own
+ * Reads first whether the user can pay and has room for one more task (refuseUnpayable: no paid
+ * outside call for a 402 or a 429). Sniffs and re-encodes the uploads one after the other, stores them under the new task's own
  * prefix (after `checked`, images already checked, such as a saved pet's photos), then pays for and
  * queues the task in one transaction. Any failure (a bad file, too few credits, storage trouble)
  * deletes what was stored, so a refused submission leaves no file behind.
  */
 export async function submitPaidTask(
   db: DB,
-  task: Omit<NewTask, 'id' | 'inputKeys'>,
+  // The price of a submission depends on the settings alone, so it can be read before paying.
+  task: Omit<NewTask, 'id' | 'inputKeys' | 'cost'> & { cost: (settings: SystemSettings) => number },
   files: File[],
   {
     petPhoto = false,
     checked = [],
     typed,
+    petTraits,
   }: {
     /** The first file is the pet photo: checked (domain/photo-check/) before anything is stored or charged. */
     petPhoto?: boolean
@@ -27,8 +32,11 @@ export async function submitPaidTask(
     checked?: StagedImage[]
     /** The free text the user typed, moderated with the uploads (domain/moderation/) before any cost. */
     typed: string
+    /** A saved pet's traits, which go into the prompt too: moderated with the typed text. */
+    petTraits?: PetTraits
   },
 ) {
+  await refuseUnpayable(db, task)
   const uploads: StagedImage[] = [...checked]
   let firstBytes: Buffer | undefined
   for (const file of files) {
@@ -37,13 +45,27 @@ export async function submitPaidTask(
     uploads.push(image)
   }
   // After the uploads were sniffed (a file that is no image is refused as such), before any cost:
-  // the photo check and moderation, side by side (each a remote call of its own).
+  // the photo check and moderation, side by side (each a remote call of its own). Every text that
+  // reaches the prompt is moderated: the typed text, a saved pet's traits, then what the vision
+  // model read off the photo (a photo can carry words meant for the prompt).
   const [check] = await Promise.all([
     petPhoto && firstBytes ? requirePetPhoto(db, firstBytes) : undefined,
-    requireModeratedInputs({ text: typed, photos: uploads.map((upload) => upload.bytes) }),
+    requireModeratedInputs({
+      text: typed,
+      fields: petTraits ? traitFields(petTraits, () => 'petId', savedPetRefusal) : [],
+      photos: uploads.map((upload) => upload.bytes),
+    }),
   ])
-  if (check?.traits) task = { ...task, params: { ...task.params, traits: check.traits } }
+  if (check?.traits) {
+    await requireModeratedInputs({ fields: traitFields(check.traits, () => 'images', seenTraitsRefusal) })
+    task = { ...task, params: { ...task.params, traits: check.traits } }
+  }
 
   const id = randomUUID()
   return withStagedImages(`tasks/${id}`, uploads, (inputKeys) => createPaidTask(db, { ...task, id, inputKeys }))
 }
+
+const savedPetRefusal = (subject: string, categories: string) =>
+  `Your pet's ${subject} flagged for ${categories}; please change it on My Pets`
+const seenTraitsRefusal = (_subject: string, categories: string) =>
+  `What we saw in this photo was flagged for ${categories}; please choose another`

@@ -37,10 +37,10 @@ const CATEGORY_WORDS: Record<string, string> = {
   'violence/graphic': 'graphic violence',
 }
 
-/** The flagged categories of the first result, in the request's order; [] when nothing was flagged. */
-export function flaggedCategories(answer: ModerationAnswer, input: 'text' | 'image'): string[] {
-  const [result] = answer.results
-  if (!result.flagged) return []
+/** The flagged categories of one result (one per input string), in the answer's order; [] when nothing was flagged. */
+export function flaggedCategories(answer: ModerationAnswer, input: 'text' | 'image', index = 0): string[] {
+  const result = answer.results[index]
+  if (!result?.flagged) return []
   return Object.entries(result.categories)
     .filter(([, flagged]) => flagged === true)
     .map(([category]) => category)

@@ -14,6 +14,16 @@ export const petTraitsSchema = z.object({
 
 export type PetTraits = z.infer<typeof petTraitsSchema>
 
+/** The traits' texts that reach a prompt, each by its name, for moderation (domain/moderation/). */
+export function traitTexts(traits: PetTraits): { name: 'species' | 'breed' | 'colours' | 'markings'; text: string }[] {
+  return [
+    { name: 'species', text: traits.species },
+    { name: 'breed', text: traits.breed },
+    { name: 'colours', text: traits.colours.join(', ') },
+    { name: 'markings', text: traits.markings.join(', ') },
+  ]
+}
+
 /** One sentence for the prompt, e.g. "The pet is a dog (border collie) with black and white fur; markings: a white blaze". */
 export function traitsSentence(traits: PetTraits): string {
   const species = oneLine(traits.species)

@@ -7,6 +7,7 @@ import { badRequest, HttpError, notFound } from '#domain/http-error.server.ts'
 import type { EncodedImage } from '#domain/media/images.server.ts'
 import { mediaUrl } from '#domain/media/media-url.ts'
 import { withStagedImages, type StagedImage } from '#domain/media/staged-uploads.server.ts'
+import { requireModeratedInputs, traitFields } from '#domain/moderation/moderate-inputs.server.ts'
 import type { PetTraits } from '#domain/pets/pet-traits.ts'
 import { acceptPetPhoto } from './pet-photos.server.ts'
 import { MAX_PET_PHOTOS, type PetFields } from './pet-form.ts'
@@ -121,6 +122,27 @@ async function withStoredPhotos<T>(
   )
 }
 
+/**
+ * The pet's text that reaches every prompt with it (species, breed, colours, markings) is moderated
+ * when it is saved or changed: a flagged field is refused with 422 naming it, before any photo is
+ * checked or stored. The name never reaches a prompt.
+ */
+function requireModeratedPetText(fields: PetFields) {
+  const traits = {
+    species: fields.species,
+    breed: fields.breed,
+    colours: [fields.colours],
+    markings: [fields.markings],
+  }
+  return requireModeratedInputs({
+    fields: traitFields(
+      traits,
+      (name) => name,
+      (subject, categories) => `The ${subject} flagged for ${categories}; please change it`,
+    ),
+  })
+}
+
 async function insertPhotos(tx: Tx, petId: string, photos: StoredPhoto[], firstPosition: number) {
   if (photos.length === 0) return
   await tx
@@ -133,6 +155,7 @@ async function insertPhotos(tx: Tx, petId: string, photos: StoredPhoto[], firstP
 export async function createPet(db: DB, userId: string, fields: PetFields, files: File[]): Promise<PetView> {
   if (files.length === 0) throw tooFewPhotos()
   if (files.length > MAX_PET_PHOTOS) throw tooManyPhotos()
+  await requireModeratedPetText(fields)
   const id = randomUUID()
   const pet = await withStoredPhotos(db, id, files, [], (photos) =>
     db.transaction().execute(async (tx) => {
@@ -164,6 +187,7 @@ export interface PetChange {
 export async function updatePet(db: DB, userId: string, petId: string, change: PetChange): Promise<PetView> {
   // Another user's pet is refused before any upload is decoded or stored.
   await findOwnPet(db, userId, petId)
+  await requireModeratedPetText(change.fields)
   const existingKeys = (await photosOf(db, [petId])).map((photo) => photo.key)
   const { pet, removedKeys } = await withStoredPhotos(db, petId, change.add, existingKeys, (added) =>
     db.transaction().execute(async (tx) => {

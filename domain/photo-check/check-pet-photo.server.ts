@@ -2,7 +2,9 @@
  * The photo check every uploaded pet photo goes through before anything is charged: the local
  * measures first (decodes, size, blank, blur; domain/photo-check/local-verdict.ts), then, with a
  * remote image provider configured, its vision model (exactly one pet? species, breed, colours,
- * markings, problems), cached by the photo's SHA-256 so the same photo is never paid for twice.
+ * markings, problems), cached by the SHA-256 of what the model is shown (the decoded photo, upright,
+ * shrunk to the working size, re-encoded), so the same picture is never paid for twice however its
+ * file is dressed up (an appended byte, other metadata, another container of the same pixels).
  * The vision part never blocks: offline it is skipped by design; when it cannot be made (no key,
  * timeout, 5xx...) the local checks decide alone, and the skip is logged and counted.
  */
@@ -42,7 +44,7 @@ export async function checkPetPhoto(db: DB, bytes: Buffer): Promise<PhotoCheck> 
   if (local.refusal)
     return { ok: false, refusal: local.refusal, warnings: [], vision: 'skipped', skipReason: 'refused_locally' }
 
-  const seen = await lookAtPhoto(db, bytes, measures.preview)
+  const seen = await lookAtPhoto(db, measures.preview)
   if (!('answer' in seen)) return { ok: true, warnings: local.warnings, vision: 'skipped', skipReason: seen.skipped }
   const judged = judgeAnswer(seen.answer)
   return {
@@ -63,11 +65,11 @@ export async function requirePetPhoto(db: DB, bytes: Buffer): Promise<PhotoCheck
 
 type Seen = { answer: VisionAnswer; vision: 'checked' | 'cached' } | { skipped: SkipReason | 'offline' }
 
-async function lookAtPhoto(db: DB, bytes: Buffer, preview: Buffer): Promise<Seen> {
+async function lookAtPhoto(db: DB, preview: Buffer): Promise<Seen> {
   const env = getEnv()
   const provider = env.IMAGE_PROVIDER
   if (provider !== 'openai' && provider !== 'gemini') return { skipped: 'offline' }
-  const sha256 = createHash('sha256').update(bytes).digest('hex')
+  const sha256 = createHash('sha256').update(preview).digest('hex')
   const cached = await db.selectFrom('photo_checks').select('answer').where('sha256', '=', sha256).executeTakeFirst()
   const fromCache = visionAnswerSchema.safeParse(cached?.answer)
   if (fromCache.success) return { answer: fromCache.data, vision: 'cached' }

@@ -3,6 +3,8 @@ import { createSession, findSessionUser, revokeSession, SESSION_DAYS } from '#do
 import type { SignInMethod, User } from '#platform/db-schema.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
+import { getClientAddress } from '#platform/client-address.server.ts'
+import { noteSeenAddress } from '#domain/accounts/seen-addresses.server.ts'
 import { usesSecureCookies } from '#platform/public-url.server.ts'
 
 let sessionCookie: ReturnType<typeof createCookie> | undefined
@@ -32,10 +34,14 @@ export async function getRequestToken(request: Request): Promise<string | null> 
   return typeof fromCookie === 'string' ? fromCookie : null
 }
 
+/** The session's user; the client it came from is remembered as one the user was seen at (for referrals). */
 export async function getOptionalUser(request: Request): Promise<User | null> {
   const token = await getRequestToken(request)
   if (!token) return null
-  return (await findSessionUser(getDb(), token)) ?? null
+  const user = await findSessionUser(getDb(), token)
+  if (!user) return null
+  await noteSeenAddress(getDb(), user.id, getClientAddress(request))
+  return user
 }
 
 /** Starts a page session and answers the Set-Cookie header for it. */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { DB, Tx } from '#platform/db.server.ts'
-import { clientLimitKey } from '#domain/limits/client-key.ts'
+import { wasSeenNear } from '#domain/accounts/seen-addresses.server.ts'
 import { mailboxKey } from '#domain/limits/mailbox-key.ts'
 import { grantCredits } from '#domain/credits/credits.server.ts'
 import { getSystemConfig } from '#domain/credits/system-config.server.ts'
@@ -8,10 +8,12 @@ import { getSystemConfig } from '#domain/credits/system-config.server.ts'
 /**
  * Referrals (issue 32, item 5; decision 0037). A visitor who registers after opening a share page
  * is remembered as the sharer's referral, unless the sharer could be the visitor: the same mailbox
- * (mailboxKey) or a client (clientLimitKey: an IPv4 address or an IPv6 /64) the sharer signed in or
- * shared from within a day. The sharer is paid when the visitor's first purchase is credited, in
- * that same transaction: referral_payouts' primary key (the visitor) lets one approval claim it,
- * however many race; the sharer's row is locked while the month's rewards are counted.
+ * (mailboxKey), or a network the sharer was seen at within REFERRAL_LOOKBACK_DAYS (any signed-in
+ * request or sign-in: the same IPv4 address, IPv6 /64 or IPv6 /48; seen-addresses.server.ts). The
+ * sharer is paid when the visitor's first purchase is credited, in that same transaction:
+ * referral_payouts' primary key (the visitor) lets one approval claim it, however many race. The
+ * month's rewards are counted in referral_rewards_monthly, which stays when visitors delete their
+ * accounts (their referral_payouts rows go with them), under the sharer's row lock.
  */
 
 /** The cookie a share page sets, naming its slug, read at registration. */
@@ -27,14 +29,7 @@ export async function recordReferral(db: DB, newUser: { id: string; email: strin
     .executeTakeFirst()
   if (!sharer || sharer.id === newUser.id) return false
   if (mailboxKey(sharer.email) === mailboxKey(newUser.email)) return false
-  const sameClient = await db
-    .selectFrom('sign_in_addresses')
-    .select('user_id')
-    .where('user_id', '=', sharer.id)
-    .where('client_key', '=', clientLimitKey(ip))
-    .where(sql<boolean>`last_seen_at > now() - interval '1 day'`)
-    .executeTakeFirst()
-  if (sameClient) return false
+  if (await wasSeenNear(db, sharer.id, ip)) return false
   await db.updateTable('users').set({ referrer_id: sharer.id }).where('id', '=', newUser.id).execute()
   return true
 }
@@ -58,17 +53,24 @@ export async function payReferralOnPurchase(tx: Tx, buyerId: string) {
   const { referralCredits, referralMaxPerMonth } = await getSystemConfig(tx)
   // Locked, so two visitors' purchases cannot both take the month's last reward.
   await tx.selectFrom('users').select('id').where('id', '=', referrerId).forUpdate().executeTakeFirst()
-  const { paid } = await tx
-    .selectFrom('referral_payouts')
-    .select((eb) => eb.fn.countAll<string>().as('paid'))
+  const month = sql<string>`date_trunc('month', now())::date`
+  const counted = await tx
+    .selectFrom('referral_rewards_monthly')
+    .select('rewards')
     .where('referrer_id', '=', referrerId)
-    .where('amount', '>', 0)
-    .where(sql<boolean>`created_at >= date_trunc('month', now())`)
-    .executeTakeFirstOrThrow()
-  const capped = Number(paid) >= referralMaxPerMonth
+    .where(sql<boolean>`month = ${month}`)
+    .executeTakeFirst()
+  const capped = (counted?.rewards ?? 0) >= referralMaxPerMonth
   const amount = capped ? 0 : referralCredits
   if (amount > 0) {
     await tx.updateTable('referral_payouts').set({ amount }).where('referred_user_id', '=', buyerId).execute()
+    await tx
+      .insertInto('referral_rewards_monthly')
+      .values({ referrer_id: referrerId, month, rewards: 1 })
+      .onConflict((conflict) =>
+        conflict.columns(['referrer_id', 'month']).doUpdateSet({ rewards: sql`referral_rewards_monthly.rewards + 1` }),
+      )
+      .execute()
     await grantCredits(tx, {
       userId: referrerId,
       type: 'earn',

@@ -51,8 +51,11 @@ export interface RecordedModeration {
 
 export interface ModerationFake {
   requests: RecordedModeration[]
-  /** The categories flagged from now on: for text inputs, and for image inputs (image-capable ones only count). */
-  flag(categories: { text?: string[]; image?: string[] }): void
+  /**
+   * The categories flagged from now on: for text inputs, and for image inputs (image-capable ones
+   * only count); with `matching`, only text inputs containing it are flagged.
+   */
+  flag(categories: { text?: string[]; image?: string[]; matching?: string }): void
   /** The endpoint answers 500, 429, or nothing at all, until set back to 'none'. */
   fail(failure: ModerationFailure): void
 }
@@ -60,17 +63,18 @@ export interface ModerationFake {
 type Fail = (status: number, message: string, type: string, code: string | null, param: string | null) => void
 
 export function createModerationFake() {
-  const flagged = { text: [] as string[], image: [] as string[] }
+  const flagged = { text: [] as string[], image: [] as string[], matching: undefined as string | undefined }
   let failure: ModerationFailure = 'none'
   const requests: RecordedModeration[] = []
 
   const controls: ModerationFake = {
     requests,
-    flag({ text = [], image = [] }) {
+    flag({ text = [], image = [], matching }) {
       const unknown = [...text, ...image].find((category) => !(category in CATEGORIES))
       if (unknown) throw new Error(`the moderation fake knows no category ${unknown}`)
       flagged.text = text
       flagged.image = image
+      flagged.matching = matching
     },
     fail(next) {
       failure = next
@@ -179,6 +183,7 @@ export function createModerationFake() {
   }
 
   function result(input: RecordedModeration) {
+    const textFlagged = !flagged.matching || input.texts.some((text) => text.includes(flagged.matching ?? ''))
     const types = [
       ...(input.texts.length > 0 ? ['text' as const] : []),
       ...(input.images.length > 0 ? ['image' as const] : []),
@@ -189,7 +194,7 @@ export function createModerationFake() {
     for (const [category, scoredOn] of Object.entries(CATEGORIES)) {
       const scored = types.filter((type) => scoredOn.includes(type))
       applied[category] = scored
-      const hit = scored.some((type) => flagged[type].includes(category))
+      const hit = scored.some((type) => (type === 'image' || textFlagged) && flagged[type].includes(category))
       categories[category] = hit
       scores[category] = hit ? 0.93 : 0.0004
     }

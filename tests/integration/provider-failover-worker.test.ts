@@ -60,21 +60,23 @@ async function sample(text: string, name: string) {
 }
 
 test('a stall and a 503 move versions to Gemini; the breaker opens, skips OpenAI, and operators see it all', async () => {
-  const { token } = await createTestUser({ credits: 10 })
+  // Each task another user's: a breaker counts failing users, one user's tasks at most once.
+  const token = async () => (await createTestUser({ credits: 10 })).token
 
   openai.setMode('hang')
-  const stalled = await generated(token)
+  const stalledBy = await token()
+  const stalled = await generated(stalledBy)
   expect(stalled).toMatchObject({ status: 'completed', madeBy: 'gemini', model: 'gemini-3.1-flash-image' })
 
   openai.setMode('unavailable')
-  expect(await generated(token)).toMatchObject({ status: 'completed', madeBy: 'gemini' })
+  expect(await generated(await token())).toMatchObject({ status: 'completed', madeBy: 'gemini' })
   const calls = openai.requests.length
   expect(calls).toBe(2)
-  expect(await generated(token)).toMatchObject({ status: 'completed', madeBy: 'gemini' })
+  expect(await generated(await token())).toMatchObject({ status: 'completed', madeBy: 'gemini' })
   expect(openai.requests.length).toBe(calls)
 
   // The task answer names who made it (the result panel's small print).
-  const answer = await callRoute(taskLoader, makeRequest(`/api/async-image/task/${stalled.id}`, { token }), {
+  const answer = await callRoute(taskLoader, makeRequest(`/api/async-image/task/${stalled.id}`, { token: stalledBy }), {
     id: stalled.id,
   })
   expect((await answer.json()).images).toMatchObject([

@@ -54,6 +54,7 @@ beforeEach(async () => {
   openai.requests.length = 0
   gemini.requests.length = 0
   await db.deleteFrom('provider_breakers').execute()
+  await db.deleteFrom('provider_breaker_failures').execute()
   await db.deleteFrom('provider_requests').execute()
   await db.deleteFrom('provider_failovers').execute()
 })
@@ -276,11 +277,12 @@ describe('the breakers', () => {
     expect(await breakerOf('gemini')).toMatchObject({ state: 'open', open_reason: 'quota' })
   })
 
-  test('K retryable failures within the window open it, even with answers between them', async () => {
+  test('retryable failures of K users within the window open it, even with answers between them', async () => {
     const failure = { reason: 'retryable', message: 'OpenAI is temporarily unavailable (HTTP 503).' }
     for (let index = 0; index < breakers.failures; index++) {
       await recordSuccess(db, 'openai')
-      await recordFailure(db, 'openai', failure, breakers)
+      const caller = { taskId: crypto.randomUUID(), userId: crypto.randomUUID() }
+      await recordFailure(db, 'openai', failure, breakers, caller)
     }
     expect(await breakerOf('openai')).toMatchObject({ state: 'open', open_reason: 'retryable' })
   })
@@ -344,7 +346,8 @@ describe('the breakers', () => {
       guided: null,
     }
     const context = { signal: stop.signal, onProgress: () => {} }
-    const call = generateWithFailover(db, chain(), request, [0], context, crypto.randomUUID())
+    const caller = { taskId: crypto.randomUUID(), userId: crypto.randomUUID() }
+    const call = generateWithFailover(db, chain(), request, [0], context, caller)
     setTimeout(() => stop.abort(), 300)
     await expect(call).rejects.toThrow()
     expect(await breakerOf('openai')).toMatchObject({ state: 'half_open', probe_started_at: null })
@@ -362,6 +365,58 @@ describe('the breakers', () => {
     const breaker = await breakerOf('openai')
     expect(breaker).toMatchObject({ state: 'open' })
     expect(breaker?.opened_at?.getTime()).toBeGreaterThan(opened?.getTime() ?? 0)
+  })
+})
+
+describe('one user cannot open a breaker for everyone (issue 38)', () => {
+  test("one user's failing tasks count once: the breaker stays closed and another user's tasks keep reaching OpenAI", async () => {
+    const { user, token } = await createTestUser({ credits: 40 })
+    const failing = async () => {
+      const { body } = await submitGeneration(token, [photoFile(await petPhoto())])
+      openai.setMode('unavailable')
+      expect(await run(body.taskId as string)).toMatchObject({ status: 'completed', madeBy: 'gemini' })
+    }
+    for (let index = 0; index < breakers.failures + 2; index++) {
+      await failing()
+      // Between them another user's task is made by OpenAI.
+      openai.setMode('success')
+      expect(await run((await newTask()).taskId)).toMatchObject({ status: 'completed', madeBy: 'openai' })
+    }
+    expect(await breakerOf('openai')).toMatchObject({ state: 'closed', failures: 1 })
+    expect(await db.selectFrom('provider_breaker_failures').select(['provider', 'user_id']).execute()).toEqual([
+      { provider: 'openai', user_id: user.id },
+    ])
+
+    // The retries of one task count once too.
+    const failure = { reason: 'retryable', message: 'OpenAI is temporarily unavailable (HTTP 503).' }
+    const retried = { taskId: crypto.randomUUID(), userId: crypto.randomUUID() }
+    for (let index = 0; index < breakers.failures; index++) {
+      expect(await recordFailure(db, 'openai', failure, breakers, retried)).toBe(false)
+    }
+    expect(await breakerOf('openai')).toMatchObject({ state: 'closed', failures: 2 })
+  })
+
+  test('the half-open probe is never the task that opened the breaker', async () => {
+    const opener = await newTask()
+    await db
+      .insertInto('provider_breakers')
+      .values({
+        provider: 'openai',
+        state: 'open',
+        opened_at: new Date(Date.now() - breakers.cooldownMs - 1_000),
+        opened_by_task_id: opener.taskId,
+      })
+      .execute()
+    openai.setMode('success')
+    const asked = openai.requests.length
+    // Its retry skips OpenAI (Gemini makes it) and leaves the probe to someone else.
+    expect(await run(opener.taskId)).toMatchObject({ status: 'completed', madeBy: 'gemini' })
+    expect(openai.requests.length).toBe(asked)
+    expect(await breakerOf('openai')).toMatchObject({ state: 'open' })
+
+    const other = await newTask()
+    expect(await run(other.taskId)).toMatchObject({ status: 'completed', madeBy: 'openai' })
+    expect(await breakerOf('openai')).toMatchObject({ state: 'closed', failures: 0, opened_by_task_id: null })
   })
 })
 

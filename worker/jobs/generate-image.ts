@@ -30,7 +30,10 @@ export function imageGeneration(source: ImageProvider | ProviderChain, beforeReq
         .join(' ')
       const guided = params.mode === 'customize' ? null : params.guided
       const request = { images, prompt, style: params.style, guided, seed: params.seed, quality: params.quality }
-      return generateWithFailover(getDb(), chain, request, versions, context, task.id)
+      return generateWithFailover(getDb(), chain, request, versions, context, {
+        taskId: task.id,
+        userId: task.user_id,
+      })
     },
   }
 }

@@ -20,6 +20,7 @@ import {
   recordSuccess,
   releaseProbe,
   type BreakerSettings,
+  type Caller,
 } from '#domain/generation/provider-breakers.server.ts'
 import type { BeforeRequest } from './shared-rate-limit.ts'
 import {
@@ -57,8 +58,10 @@ export async function generateWithFailover(
   request: Omit<ImageRequest, 'versions'>,
   versions: number[],
   context: ProviderContext,
-  taskId: string,
+  /** The task asking and its user: a breaker counts users, and never lets a task probe the breaker it opened. */
+  caller: Caller,
 ): Promise<GeneratedImages> {
+  const { taskId } = caller
   let passedOver: PassedOver | undefined
   let waitError: ProviderError | undefined
   let lastError: ProviderError | undefined
@@ -68,7 +71,7 @@ export async function generateWithFailover(
 
   for (const { provider, beforeRequest } of chain.links) {
     const name = provider.name
-    const admission = chain.breakers ? await admitCall(db, name, chain.breakers) : { state: 'closed' as const }
+    const admission = chain.breakers ? await admitCall(db, name, chain.breakers, caller) : { state: 'closed' as const }
     if (admission.state === 'open') {
       wait(
         new ProviderError(`${name} is switched off for now.`, { retryable: true, retryAfterMs: admission.retryInMs }),
@@ -110,7 +113,7 @@ export async function generateWithFailover(
         if (probing) await releaseProbe(db, name)
         wait(error)
       } else {
-        if (chain.breakers) await recordFailure(db, name, { reason, message: error.message }, chain.breakers)
+        if (chain.breakers) await recordFailure(db, name, { reason, message: error.message }, chain.breakers, caller)
         lastError = error
       }
       passedOver = { from: name, reason, at: new Date() }
