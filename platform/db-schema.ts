@@ -356,7 +356,7 @@ export interface PetPhotosTable {
 }
 
 export interface PhotoChecksTable {
-  /** Hex SHA-256 of the picture the vision model is shown (the decoded photo at the working size; migration 0044). */
+  /** Hex SHA-256 of the picture the vision model is shown (the decoded photo at the working size; migration 0045). */
   sha256: string
   provider: string
   model: string
@@ -418,11 +418,11 @@ export interface ProviderBreakersTable {
   /** When OWNER_EMAIL was last told it opened for quota or key reasons. */
   owner_told_at: Timestamp | null
   updated_at: Generated<Timestamp>
-  /** The task whose failure opened it: never its probe (migration 0044). */
+  /** The task whose failure opened it: never its probe (migration 0045). */
   opened_by_task_id: string | null
 }
 
-/** A user's last retryable failure at a provider: the breaker counts users, not calls (migration 0044). */
+/** A user's last retryable failure at a provider: the breaker counts users, not calls (migration 0045). */
 export interface ProviderBreakerFailuresTable {
   provider: string
   user_id: string
@@ -430,7 +430,7 @@ export interface ProviderBreakerFailuresTable {
   failed_at: ColumnType<Date, Date | string | undefined, Date | string>
 }
 
-/** The addresses a user was seen at, for the referral self-check (migration 0044). */
+/** The addresses a user was seen at, for the referral self-check (migration 0045). */
 export interface SeenAddressesTable {
   user_id: string
   /** clientLimitKey: an IPv4 address or an IPv6 /64. */
@@ -440,7 +440,7 @@ export interface SeenAddressesTable {
   last_seen_at: ColumnType<Date, Date | string | undefined, Date | string>
 }
 
-/** Referral rewards paid to a sharer in a calendar month; outlives the visitors' accounts (migration 0044). */
+/** Referral rewards paid to a sharer in a calendar month; outlives the visitors' accounts (migration 0045). */
 export interface ReferralRewardsMonthlyTable {
   referrer_id: string
   /** The month's first day. */
