@@ -119,6 +119,18 @@ function createMetrics() {
       labelNames: ['reason'] as const,
       registers,
     }),
+    cardCheckouts: new Counter({
+      name: 'pawtrait_card_checkouts_total',
+      help: 'Stripe Checkout Sessions asked for, by outcome (created, unavailable: Stripe failed or could not be reached)',
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
+    stripeWebhooks: new Counter({
+      name: 'pawtrait_stripe_webhooks_total',
+      help: 'Stripe webhook deliveries, by event type (other for types not handled) and outcome',
+      labelNames: ['type', 'outcome'] as const,
+      registers,
+    }),
     buildInfo: new Gauge({
       name: 'pawtrait_build_info',
       help: 'Always 1; the running build version is its label',
