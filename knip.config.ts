@@ -15,8 +15,6 @@ const config: KnipConfig = {
     'migrations/*.ts',
     // Started as a process of its own by tests/helpers/web-process.ts.
     'tests/helpers/web-process-main.ts',
-    // Started beside the app by playwright.config.ts.
-    'tests/fakes/stripe-main.ts',
   ],
   project: ['**/*.{js,ts,tsx}'],
   // A type that a module's own exports use is part of that module's interface: exporting it is fine.

@@ -20,8 +20,7 @@ import { forbidden, HttpError } from '#domain/http-error.server.ts'
 import { fulfilCheckout } from '#domain/payments/card-fulfilment.server.ts'
 import { priceCents } from '#domain/payments/payment-rules.ts'
 
-export const CARD_UNAVAILABLE_MESSAGE =
-  'Card payments are unavailable right now, please try again or choose another method'
+const CARD_UNAVAILABLE_MESSAGE = 'Card payments are unavailable right now, please try again or choose another method'
 
 /** The Stripe client, or a 404 when card payments are not configured. */
 export function requireStripe(): Stripe {

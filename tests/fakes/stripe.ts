@@ -163,7 +163,7 @@ export function stripeSignatureHeader(payload: string, secret: string, timestamp
  * numeric indexes (`line_items[0]`) make arrays, and an empty value is an empty string (which Stripe
  * takes as "unset").
  */
-export function parseStripeForm(body: string): Record<string, unknown> {
+function parseStripeForm(body: string): Record<string, unknown> {
   const root: Record<string, unknown> = {}
   for (const [key, value] of new URLSearchParams(body)) {
     const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key)

@@ -23,7 +23,7 @@ import {
 } from '#tests/helpers/card-payments.ts'
 import { queuedJobs } from '#tests/helpers/jobs.ts'
 import { creditsOf } from '#tests/helpers/payments.ts'
-import { stripeSignatureHeader } from '#tests/fakes/stripe.ts'
+import { STRIPE_FAKE_API_VERSION, stripeSignatureHeader } from '#tests/fakes/stripe.ts'
 
 process.env.OWNER_EMAIL = 'owner@pawtrait.test'
 const { stripe, webhookUrl, close } = await startCardPayments()
@@ -45,6 +45,13 @@ const checkoutCount = async () =>
   )
 const emailsTo = async (to: string) =>
   (await queuedJobs<{ to: string; subject: string; text: string }>('send_email')).filter((mail) => mail.to === to)
+
+/** The purchase form sent by its "Pay by card" button. */
+function payByCardOnPage(token: string, fields: Record<string, string>) {
+  const form = new FormData()
+  for (const [name, value] of Object.entries({ ...fields, intent: 'card' })) form.set(name, value)
+  return callRoute(purchaseAction, makeRequest('/purchase-credits', { token, body: form }))
+}
 
 /** Pays the session with no endpoint to deliver to: answers the signed checkout.session.completed. */
 async function signedButNotSent(sessionId: string) {
@@ -80,6 +87,8 @@ describe('checkout', () => {
     expect(sent.path).toBe('/v1/checkout/sessions')
     expect(sent.authorization).toBe(`Bearer ${stripe.secretKey}`)
     expect(sent.contentType).toBe('application/x-www-form-urlencoded')
+    // The API version the official package pins, which the README tells operators to set on the endpoint.
+    expect(sent.stripeVersion).toBe(STRIPE_FAKE_API_VERSION)
     expect(sent.idempotencyKey).toMatch(/^pawtrait-checkout-[0-9a-f-]{36}$/)
     expect(sent.params).toEqual({
       mode: 'payment',
@@ -109,11 +118,7 @@ describe('checkout', () => {
     const page = await callRoute(purchaseLoader, makeRequest('/purchase-credits', { token }))
     expect((await page.json()).card).toEqual({ on: true, testMode: true })
 
-    const form = new FormData()
-    form.set('creditOption', 'custom')
-    form.set('customCredits', '300')
-    form.set('intent', 'card')
-    const response = await callRoute(purchaseAction, makeRequest('/purchase-credits', { token, body: form }))
+    const response = await payByCardOnPage(token, { creditOption: 'custom', customCredits: '300' })
     expect(response.status).toBe(303)
     const location = response.headers.get('location')!
     expect(location).toMatch(new RegExp(`^${stripe.url}/c/pay/cs_test_`))
@@ -138,11 +143,7 @@ describe('checkout', () => {
       expect(answer.status).toBe(400)
       expect(answer.body).toEqual({ message, field: 'creditAmount' })
     }
-    const form = new FormData()
-    form.set('creditOption', 'custom')
-    form.set('customCredits', '250')
-    form.set('intent', 'card')
-    const page = await callRoute(purchaseAction, makeRequest('/purchase-credits', { token, body: form }))
+    const page = await payByCardOnPage(token, { creditOption: 'custom', customCredits: '250' })
     expect(page.status).toBe(400)
     expect((await page.json()).result.error).toEqual({ customCredits: ['Credit amount must be a multiple of 100'] })
     expect(stripe.requests.length).toBe(asked)
@@ -181,10 +182,7 @@ describe('checkout', () => {
   test('the page shows the same 503 above the form', async () => {
     const { token } = await createTestUser()
     stripe.setFailure('5xx')
-    const form = new FormData()
-    form.set('creditOption', '100')
-    form.set('intent', 'card')
-    const page = await callRoute(purchaseAction, makeRequest('/purchase-credits', { token, body: form }))
+    const page = await payByCardOnPage(token, { creditOption: '100' })
     expect(page.status).toBe(503)
     expect((await page.json()).result.error).toEqual({
       '': ['Card payments are unavailable right now, please try again or choose another method'],

@@ -1,6 +1,8 @@
 import { parseEnv } from '#platform/env.server.ts'
 import { checkoutOrigin } from '#platform/stripe.server.ts'
+import fs from 'node:fs'
 import { creditsCoveredByRefund } from '#domain/payments/card-reversals.server.ts'
+import { SUBSCRIBED_EVENTS } from '#domain/payments/card-events.server.ts'
 import { documentDirectives } from '../../../server/content-security-policy.ts'
 
 const base = { DATA_DIR: 'tests/.tmp/data' }
@@ -48,4 +50,12 @@ test('a refund covers its share of the credits, rounded up, never more than the 
   expect(creditsCoveredByRefund(500, 1, 2500)).toBe(1)
   expect(creditsCoveredByRefund(500, 2500, 2500)).toBe(500)
   expect(creditsCoveredByRefund(500, 9999, 2500)).toBe(500)
+})
+
+test('the README names every event the webhook handles, to subscribe to on Stripe’s dashboard', () => {
+  const readme = fs.readFileSync('README.md', 'utf8')
+  const section = readme.slice(readme.indexOf('## Card payments'), readme.indexOf('## Security headers'))
+  expect(SUBSCRIBED_EVENTS).toHaveLength(6)
+  for (const event of SUBSCRIBED_EVENTS) expect(section).toContain(`\`${event}\``)
+  expect(section).toContain('2026-10-28.endive')
 })
