@@ -5,6 +5,7 @@ import path from 'node:path'
 import { startEmbeddedPostgres } from '../scripts/embedded-postgres.ts'
 import { benchAnalytics } from './analytics.ts'
 import { benchAnalyticsRollups } from './analytics-rollups.ts'
+import { benchCardWebhooks } from './card-webhooks.ts'
 import { benchQueue, benchTaskReadMetrics, benchTaskReads, benchUploadMemory } from './generation.ts'
 import { benchFailover } from './failover.ts'
 import { benchForgotPassword } from './forgot-password.ts'
@@ -37,6 +38,7 @@ const benches: Array<[string, Bench]> = [
   ['variants', benchVariants],
   ['failover', benchFailover],
   ['upscale', benchUpscale],
+  ['card-webhooks', benchCardWebhooks],
 ]
 
 async function main() {

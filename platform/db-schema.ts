@@ -11,7 +11,8 @@ export type TaskKind = 'image' | 'video'
 export type TaskStatus = 'queued' | 'processing' | 'completed' | 'failed'
 export type TaskSource = 'generate' | 'template' | 'upscale'
 export type LedgerType = 'earn' | 'spend' | 'purchase' | 'adjustment'
-export type PaymentMethod = 'paypal_me' | 'usdt_trc20' | 'usdt_erc20'
+export type PaymentMethod = 'paypal_me' | 'usdt_trc20' | 'usdt_erc20' | 'card'
+export type CardCheckoutStatus = 'open' | 'processing' | 'paid' | 'failed' | 'expired'
 export type ProofStatus = 'pending' | 'approved' | 'rejected'
 
 export interface UsersTable {
@@ -388,6 +389,31 @@ export interface ReferralPayoutsTable {
   created_at: CreatedAt
 }
 
+/** A Stripe Checkout Session the app created (migration 2026-11-28-0046, decision 0041). */
+export interface CardCheckoutsTable {
+  session_id: string
+  /** Null once the account is deleted. */
+  user_id: string | null
+  credit_amount: number
+  amount_cents: number
+  currency: string
+  status: Generated<CardCheckoutStatus>
+  payment_intent: string | null
+  /** The payment row made when it was paid. */
+  payment_proof_id: string | null
+  /** Credits that refunds and disputes have covered so far (taken back, or already spent). */
+  reversed_credits: Generated<number>
+  created_at: CreatedAt
+  updated_at: Generated<Date>
+}
+
+/** A Stripe event that took credits back, applied once. */
+export interface CardPaymentEventsTable {
+  event_id: string
+  type: string
+  applied_at: CreatedAt
+}
+
 /** A user's data export, a zip under `exports/` (migration 0043, decision 0038). */
 export interface DataExportsTable {
   id: Generated<string>
@@ -492,6 +518,8 @@ export interface Database {
   pet_photos: PetPhotosTable
   share_pages: SharePagesTable
   referral_payouts: ReferralPayoutsTable
+  card_checkouts: CardCheckoutsTable
+  card_payment_events: CardPaymentEventsTable
   provider_breakers: ProviderBreakersTable
   provider_breaker_failures: ProviderBreakerFailuresTable
   provider_failovers: ProviderFailoversTable
@@ -503,5 +531,6 @@ export type User = Selectable<UsersTable>
 export type GenerationTask = Selectable<GenerationTasksTable>
 export type PaymentProof = Selectable<PaymentProofsTable>
 export type PaymentVerification = Selectable<PaymentVerificationsTable>
+export type CardCheckout = Selectable<CardCheckoutsTable>
 export type Template = Selectable<TemplatesTable>
 export type Pet = Selectable<PetsTable>

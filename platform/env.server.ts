@@ -106,6 +106,36 @@ export const sharedFields = z.object({
   USDT_TRC20_CONTRACT: z.string().default('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'),
   USDT_ERC20_CONTRACT: z.string().default('0xdAC17F958D2ee523a2206206994597C13D831ec7'),
   ETHEREUM_CONFIRMATIONS: positiveInt(12),
+  // Card payments through Stripe Checkout (decision 0041): offered when a secret key is set.
+  STRIPE_SECRET_KEY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_test_… or sk_live_…)')
+      .optional(),
+  ),
+  STRIPE_WEBHOOK_SECRET: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^whsec_\S+$/, "must be the webhook endpoint's signing secret (whsec_…)")
+      .optional(),
+  ),
+  // The official client's host, port and protocol come from it; its paths are fixed (/v1/…).
+  STRIPE_API_URL: z
+    .string()
+    .url()
+    .refine((url) => new URL(url).pathname === '/', 'must be an origin without a path (e.g. https://api.stripe.com)')
+    .default('https://api.stripe.com'),
+  STRIPE_CURRENCY: z.preprocess(
+    (value) => (typeof value === 'string' && value !== '' ? value.toLowerCase() : undefined),
+    z
+      .string()
+      .regex(/^[a-z]{3}$/, 'must be a three-letter currency code (e.g. usd)')
+      .default('usd'),
+  ),
+  // One call to Stripe (one retry at most): past it the purchase answers 503.
+  STRIPE_TIMEOUT_MS: positiveInt(5_000),
   SURPRISE_URL: optionalUrl,
   SOCIAL_LINKS: z.string().default(''),
   // Live task updates (Server-Sent Events): a comment this often keeps proxies (Fly: 60 s idle) open.
@@ -130,6 +160,14 @@ export function checkSharedRules(value: SharedVariables, ctx: z.RefinementCtx) {
       code: 'custom',
       path: ['PUBLIC_URL'],
       message: "is required in production (the site's address, e.g. https://pawtrait.fly.dev)",
+    })
+  }
+  // Without it no payment could be confirmed by webhook, nor a refund or dispute heard of.
+  if (value.STRIPE_SECRET_KEY && !value.STRIPE_WEBHOOK_SECRET) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['STRIPE_WEBHOOK_SECRET'],
+      message: "is required with STRIPE_SECRET_KEY (the webhook endpoint's signing secret, whsec_…)",
     })
   }
   if (value.STORAGE_DRIVER === 's3' && !value.S3_BUCKET) {

@@ -124,6 +124,18 @@ function createMetrics() {
       help: 'Submissions answered 503 because the moderation endpoint answered 429 (our own volume), not let through unmoderated',
       registers,
     }),
+    cardCheckouts: new Counter({
+      name: 'pawtrait_card_checkouts_total',
+      help: 'Stripe Checkout Sessions asked for, by outcome (created, unavailable: Stripe failed or could not be reached)',
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
+    stripeWebhooks: new Counter({
+      name: 'pawtrait_stripe_webhooks_total',
+      help: 'Stripe webhook deliveries, by event type (other for types not handled) and outcome',
+      labelNames: ['type', 'outcome'] as const,
+      registers,
+    }),
     buildInfo: new Gauge({
       name: 'pawtrait_build_info',
       help: 'Always 1; the running build version is its label',

@@ -7,12 +7,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Env } from '#platform/env.server.ts'
 import { isHttps } from '#platform/public-url.server.ts'
+import { checkoutOrigin } from '#platform/stripe.server.ts'
 
 /** Where browsers send violation reports (app/routes/csp-report.ts): `report-uri` takes the path, `report-to` the group name. */
 export const CSP_REPORT_PATH = '/csp-report'
 export const CSP_REPORT_GROUP = 'csp-endpoint'
 
-type PolicyEnv = Pick<Env, 'GOOGLE_AUTHORIZATION_URL' | 'PUBLIC_URL'>
+type PolicyEnv = Pick<Env, 'GOOGLE_AUTHORIZATION_URL' | 'PUBLIC_URL' | 'STRIPE_SECRET_KEY' | 'STRIPE_API_URL'>
 
 /** A source, or (helmet's form) a function answering one per request, such as the nonce's. */
 type Source = string | ((req: IncomingMessage, res: ServerResponse) => string)
@@ -25,6 +26,7 @@ export type Directives = Record<string, Source[]>
  */
 export function documentDirectives(env: PolicyEnv, nonceSource: Source, devOrigin?: string): Directives {
   const self = "'self'"
+  const checkout = checkoutOrigin(env)
   return {
     'default-src': [self],
     'script-src': [self, nonceSource],
@@ -41,8 +43,9 @@ export function documentDirectives(env: PolicyEnv, nonceSource: Source, devOrigi
     'object-src': ["'none'"],
     'base-uri': [self],
     'frame-ancestors': ["'none'"],
-    // The Google sign-in link leaves through a redirect; listed so a future form post may too.
-    'form-action': [self, new URL(env.GOOGLE_AUTHORIZATION_URL).origin],
+    // The Google sign-in link leaves through a redirect; listed so a future form post may too. The
+    // purchase form's "Pay by card" is answered with a redirect to Stripe Checkout (decision 0041).
+    'form-action': [self, new URL(env.GOOGLE_AUTHORIZATION_URL).origin, ...(checkout ? [checkout] : [])],
     ...(isHttps(env) ? { 'upgrade-insecure-requests': [] } : {}),
     ...reportingDirectives(env),
   }

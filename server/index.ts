@@ -11,6 +11,7 @@ import { startMetricsServer } from '#platform/metrics-server.server.ts'
 import { getMetrics } from '#platform/metrics.server.ts'
 import { moderationState } from '#platform/moderation-state.server.ts'
 import { publicOrigin } from '#platform/public-url.server.ts'
+import { cardPaymentsState } from '#platform/stripe.server.ts'
 import { exitOnStartupError } from '#platform/startup.server.ts'
 import { createWebApp } from './app.ts'
 import { configureWebPool } from './web-pool.ts'
@@ -35,6 +36,7 @@ try {
   const server = app.listen(env.PORT, () => {
     console.log(`[web] Pawtrait is running at ${publicOrigin(env)}`)
     console.log(`[web] Moderation ${moderationState().summary}`)
+    console.log(`[web] Card payments ${cardPaymentsState().summary}`)
     // Under `npm run dev`: tells remix dev that this build is served, so it may update the open pages.
     if (process.env.REMIX_DEV_ORIGIN) logDevReady(build)
   })

@@ -5,6 +5,7 @@ import { listCreditHistory, type CreditHistoryEntry } from '#domain/credits/cred
 import { requireUser } from '#domain/permissions/permissions.server.ts'
 import { creditHistoryError } from '#domain/credits/credit-history-errors.ts'
 import { getDb } from '#platform/db.server.ts'
+import { type CardCheckoutNotice, confirmCardCheckout } from '#domain/payments/card-checkout.server.ts'
 import { seo } from '#app/document/seo.ts'
 
 export const meta: MetaFunction = () =>
@@ -14,13 +15,28 @@ const CREDIT_HISTORY_API = '/api/image/credit-history'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request)
-  return json({ history: await listCreditHistory(getDb(), user.id), credits: user.credits })
+  const db = getDb()
+  // Stripe's success page: the buyer's session is confirmed before the history is read.
+  const sessionId = new URL(request.url).searchParams.get('session_id')
+  const card = sessionId ? await confirmCardCheckout(db, user.id, sessionId) : null
+  const { credits } = await db.selectFrom('users').select('credits').where('id', '=', user.id).executeTakeFirstOrThrow()
+  return json({ history: await listCreditHistory(db, user.id), credits, card })
+}
+
+const cardNotices: Record<CardCheckoutNotice['status'], (credits: number) => string> = {
+  paid: (credits) => `Thank you! Your card payment went through: ${credits} credits were added.`,
+  processing: (credits) =>
+    `Your payment is being processed; the ${credits} credits are added as soon as it clears (we email you if it fails).`,
+  open: () => 'Your card payment is not confirmed yet; this page shows the credits once it is.',
+  failed: () => 'Your card payment did not go through, so no credits were added.',
+  expired: () => 'This card payment was not completed in time; no credits were added.',
 }
 
 const typeLabels: Record<string, string> = { earn: 'Earn', spend: 'Spend', purchase: 'Purchase' }
 
 export default function CreditHistory() {
   const loaded = useLoaderData<typeof loader>()
+  const card = loaded.card
   const navigate = useNavigate()
   const [data, setData] = useState(loaded)
   const [error, setError] = useState<string | null>(null)
@@ -46,6 +62,11 @@ export default function CreditHistory() {
   return (
     <section className="credit-history">
       <h1>Credit History</h1>
+      {card ? (
+        <p className={card.status === 'paid' ? 'form-success card-notice' : 'card-notice'} role="status">
+          {cardNotices[card.status](card.credits)}
+        </p>
+      ) : null}
       <div className="row credit-summary">
         <p className="credit-balance grow">
           Current credits: <strong>{data.credits}</strong>

@@ -11,6 +11,7 @@ import { formatUsd, paymentMethodLabels, recheckFormSchema, reviewFormSchema } f
 import { requestVerification } from '#domain/payments/payment-verification.server.ts'
 import {
   listPendingProofs,
+  listReviewedProofs,
   reviewPaymentProof,
   toPendingProof,
   type PublicPendingProof,
@@ -32,8 +33,12 @@ const SETTINGS_FORM = 'system-settings'
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePermission(request, 'reviewPayments')
   const db = getDb()
-  const [proofs, settings] = await Promise.all([listPendingProofs(db), getSystemConfig(db)])
-  return json({ proofs: proofs.map(toPendingProof), settings })
+  const [proofs, reviewed, settings] = await Promise.all([
+    listPendingProofs(db),
+    listReviewedProofs(db),
+    getSystemConfig(db),
+  ])
+  return json({ proofs: proofs.map(toPendingProof), reviewed, settings })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -97,7 +102,7 @@ async function review(formData: FormData, reviewer: User) {
 }
 
 export default function PaymentReview() {
-  const { proofs, settings } = useLoaderData<typeof loader>()
+  const { proofs, reviewed, settings } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const reviewOutcome = actionData && actionData.form !== SETTINGS_FORM ? actionData : undefined
   const reviewError = reviewOutcome?.result.error?.['']
@@ -127,6 +132,8 @@ export default function PaymentReview() {
           />
         ))}
       </ul>
+
+      <ReviewedPayments payments={reviewed} />
 
       <SettingsForm
         settings={settings}
@@ -204,6 +211,47 @@ function ProofCard({ proof, lastResult }: { proof: PublicPendingProof; lastResul
         </div>
       </Form>
     </li>
+  )
+}
+
+/** The latest reviewed payments: card payments and on-chain confirmations are approved by the system. */
+function ReviewedPayments({ payments }: { payments: ReturnType<typeof useLoaderData<typeof loader>>['reviewed'] }) {
+  return (
+    <>
+      <h2>Reviewed payments</h2>
+      {payments.length === 0 ? (
+        <p className="muted">No reviewed payments yet.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="data reviewed-payments">
+            <thead>
+              <tr>
+                <th scope="col">Reviewed</th>
+                <th scope="col">User</th>
+                <th scope="col">Method</th>
+                <th scope="col">Credits</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Status</th>
+                <th scope="col">By</th>
+              </tr>
+            </thead>
+            <tbody>
+              {payments.map((payment) => (
+                <tr key={payment.id}>
+                  <td>{(payment.reviewedAt ?? payment.createdAt).slice(0, 16).replace('T', ' ')} UTC</td>
+                  <td className="proof-user">{payment.userId.email}</td>
+                  <td>{paymentMethodLabels[payment.paymentMethod]}</td>
+                  <td>{payment.creditAmount}</td>
+                  <td>{formatUsd(Math.round(payment.amount * 100))}</td>
+                  <td>{payment.status === 'approved' ? 'Approved' : 'Rejected'}</td>
+                  <td>{payment.reviewedBy ?? 'the system'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
   )
 }
 

@@ -1,12 +1,14 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useHydrated } from '#app/hooks/use-hydrated.ts'
 import type { z } from 'zod'
 import { RedirectNotice } from '#app/components/redirect-notice.tsx'
 import { FieldError } from '#app/components/text-field.tsx'
 import {
+  CARD_INTENT,
+  cardPurchaseFormSchema,
   CENTS_PER_CREDIT_STEP,
   creditAmountSchema,
   CREDIT_PACKAGES,
@@ -21,6 +23,8 @@ import {
   purchaseFormSchema,
 } from '#domain/payments/payment-rules.ts'
 import { paymentDestinations, PROOF_SUBMITTED_MESSAGE, submitPaymentProof } from '#domain/payments/payments.server.ts'
+import { createCardCheckout } from '#domain/payments/card-checkout.server.ts'
+import { cardPaymentsState } from '#platform/stripe.server.ts'
 import { requireUser } from '#domain/permissions/permissions.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import type { PaymentMethod } from '#platform/db-schema.ts'
@@ -31,14 +35,19 @@ import { seo } from '#app/document/seo.ts'
 import { ACCEPTED_IMAGES } from '#app/utils/accepted-images.ts'
 
 export const meta: MetaFunction = () =>
-  seo({ title: 'Purchase Credits', description: 'Buy Pawtrait credits with PayPal or USDT.' })
+  seo({ title: 'Purchase Credits', description: 'Buy Pawtrait credits by card, PayPal or USDT.' })
 
 const REDIRECT_SECONDS = 3
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request)
-  return json({ destinations: paymentDestinations() })
+  const { on, testMode } = cardPaymentsState()
+  return json({ destinations: paymentDestinations(), card: { on, testMode } })
 }
+
+/** The form's schema for the button that sent it: "Pay by card" needs only the amount. */
+const schemaFor = (formData: FormData) =>
+  formData.get('intent') === CARD_INTENT ? cardPurchaseFormSchema : purchaseFormSchema
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
@@ -48,6 +57,7 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     return formErrorResponse(error)
   }
+  if (formData.get('intent') === CARD_INTENT) return payByCard(formData, user)
   const submission = parseWithZod(formData, { schema: purchaseFormSchema })
   if (submission.status !== 'success') return json<FormActionData>({ result: submission.reply() }, { status: 400 })
   try {
@@ -58,24 +68,41 @@ export async function action({ request }: ActionFunctionArgs) {
   return json<FormActionData>({ result: submission.reply({ resetForm: true }), message: PROOF_SUBMITTED_MESSAGE })
 }
 
+/** "Pay by card": off to Stripe's Checkout page (a 303 that a plain form post follows too). */
+async function payByCard(formData: FormData, user: Awaited<ReturnType<typeof requireUser>>) {
+  const submission = parseWithZod(formData, { schema: cardPurchaseFormSchema })
+  if (submission.status !== 'success') return json<FormActionData>({ result: submission.reply() }, { status: 400 })
+  try {
+    const { url } = await createCardCheckout(getDb(), user, submission.value.creditAmount)
+    return redirect(url, 303)
+  } catch (error) {
+    return formErrorResponse(error, submission)
+  }
+}
+
 export default function PurchaseCredits() {
-  const { destinations } = useLoaderData<typeof loader>()
+  const { destinations, card } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const succeeded = Boolean(actionData?.message)
 
-  const [form, fields] = useForm<z.input<typeof purchaseFormSchema>, z.output<typeof purchaseFormSchema>>({
+  const [form, fields] = useForm<
+    z.input<typeof purchaseFormSchema>,
+    z.output<typeof purchaseFormSchema> | z.output<typeof cardPurchaseFormSchema>
+  >({
     id: 'purchase-credits',
     lastResult: actionData?.result,
     defaultValue: { creditOption: String(CREDIT_PACKAGES[0]), paymentMethod: 'usdt_trc20' },
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: purchaseFormSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: schemaFor(formData) }),
   })
   const hydrated = useHydrated()
   const option = fields.creditOption.value
   const chosenCredits = Number(option === 'custom' ? fields.customCredits.value : option)
   const validChoice = creditAmountSchema.safeParse(chosenCredits).success
+  const submitting = navigation.state !== 'idle' && navigation.formMethod?.toLowerCase() === 'post'
+  const payingByCard = submitting && navigation.formData?.get('intent') === CARD_INTENT
 
   if (succeeded) {
     return (
@@ -98,8 +125,10 @@ export default function PurchaseCredits() {
     <section className="card purchase">
       <h1>Purchase Credits</h1>
       <p className="muted">
-        {formatUsd(CENTS_PER_CREDIT_STEP)} per {CREDIT_STEP} credits. Send the payment, then tell us its transaction ID
-        below.
+        {formatUsd(CENTS_PER_CREDIT_STEP)} per {CREDIT_STEP} credits.{' '}
+        {card.on
+          ? 'Pay by card at once, or send the payment by PayPal or USDT and tell us its transaction ID below.'
+          : 'Send the payment, then tell us its transaction ID below.'}
       </p>
       <Form method="post" encType="multipart/form-data" {...getFormProps(form)}>
         {form.errors ? (
@@ -145,8 +174,23 @@ export default function PurchaseCredits() {
           </p>
         </fieldset>
 
+        {card.on ? (
+          <div className="card-payment">
+            <p className="card-payment-title">
+              <strong>Card</strong>
+              {card.testMode ? <span className="test-mode">Test mode</span> : null}
+            </p>
+            <p className="muted">
+              Pay now on Stripe&rsquo;s secure page; the credits are added as soon as the payment goes through.
+            </p>
+            <button type="submit" name="intent" value={CARD_INTENT} className="button" disabled={submitting}>
+              {payingByCard ? 'Opening the card payment…' : 'Pay by card'}
+            </button>
+          </div>
+        ) : null}
+
         <fieldset className="choice-group">
-          <legend>Payment method</legend>
+          <legend>{card.on ? 'Or pay by PayPal or USDT' : 'Payment method'}</legend>
           {paymentMethods.map((value) => (
             <label key={value} className="choice method">
               <input {...getInputProps(fields.paymentMethod, { type: 'radio', value })} />
@@ -178,8 +222,8 @@ export default function PurchaseCredits() {
         </div>
 
         <p className="review-note">Payments are reviewed within 24 hours; the credits are added once approved.</p>
-        <button type="submit" className="button" disabled={navigation.state === 'submitting'}>
-          {navigation.state === 'submitting' ? 'Submitting…' : 'Submit payment proof'}
+        <button type="submit" className="button" disabled={submitting}>
+          {submitting && !payingByCard ? 'Submitting…' : 'Submit payment proof'}
         </button>
       </Form>
     </section>

@@ -187,6 +187,8 @@ export default function SystemStatusPage() {
         </dd>
         <dt>Moderation</dt>
         <dd data-moderation={status.moderation.on ? 'on' : 'off'}>{status.moderation.summary}</dd>
+        <dt>Card payments</dt>
+        <dd data-card-payments={status.cardPayments.on ? 'on' : 'off'}>{status.cardPayments.summary}</dd>
         <dt>Build</dt>
         <dd>{status.version}</dd>
         <dt>Live updates (this web machine)</dt>

@@ -59,7 +59,12 @@ export async function readJson(request: Request, { maxBytes = 1024 * 1024 } = {}
 
 /** The body as text, 413 past `maxBytes` (read no further). */
 export async function readBodyText(request: Request, maxBytes: number) {
-  if (!request.body) return ''
+  return (await readBodyBytes(request, maxBytes)).toString('utf8')
+}
+
+/** The body's bytes as sent (a signature is over these), 413 past `maxBytes` (read no further). */
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<Buffer> {
+  if (!request.body) return Buffer.alloc(0)
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []
   let size = 0
@@ -67,7 +72,7 @@ export async function readBodyText(request: Request, maxBytes: number) {
     const { done, value } = await reader.read().catch(() => {
       throw new HttpError(400, 'The request body could not be read')
     })
-    if (done) return Buffer.concat(chunks).toString('utf8')
+    if (done) return Buffer.concat(chunks)
     size += value.byteLength
     // Not cancelled: for a Node request that would destroy the socket before the 413 is sent.
     if (size > maxBytes) throw new HttpError(413, 'The request body is too large')

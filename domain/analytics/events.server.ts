@@ -158,6 +158,8 @@ const uncountedApiPaths = [
   /^\/api\/auth\/me$/,
   // The live stream replaces the task polls above; a tab reopens it every 10 minutes.
   /^\/api\/tasks\/events$/,
+  // Stripe's deliveries are not people using the API.
+  /^\/api\/stripe\/webhook$/,
 ]
 
 /** Every /api request except the uncounted ones above. */

@@ -120,6 +120,41 @@ export async function refundHdDifference(
   }
 }
 
+/**
+ * Takes back up to `upTo` credits of a payment whose money went back (a card refund or dispute),
+ * never below zero: credits already spent stay spent. One ledger line (an adjustment naming the
+ * payment), even when nothing was left to take, worded by `describe(taken)`. Answers how many
+ * were taken. The caller makes it once per event (domain/payments/card-reversals.server.ts).
+ */
+export async function takeBackCredits(
+  tx: Tx,
+  entry: { userId: string; upTo: number; paymentProofId: string | null; describe: (taken: number) => string },
+) {
+  const user = await tx
+    .selectFrom('users')
+    .select('credits')
+    .where('id', '=', entry.userId)
+    .forUpdate()
+    .executeTakeFirst()
+  if (!user) return 0
+  const taken = Math.max(0, Math.min(entry.upTo, user.credits))
+  if (taken > 0) {
+    await tx
+      .updateTable('users')
+      .set({ credits: sql`credits - ${taken}` })
+      .where('id', '=', entry.userId)
+      .execute()
+  }
+  await writeLedger(tx, {
+    userId: entry.userId,
+    type: 'adjustment',
+    amount: -taken,
+    description: entry.describe(taken),
+    paymentProofId: entry.paymentProofId ?? undefined,
+  })
+  return taken
+}
+
 /** Sets a balance by hand (user management), recording the difference as an adjustment. */
 export async function setCredits(tx: Tx, userId: string, credits: number, description: string) {
   const before = await tx.selectFrom('users').select('credits').where('id', '=', userId).forUpdate().executeTakeFirst()

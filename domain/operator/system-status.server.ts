@@ -2,7 +2,7 @@
  * What the System Status page shows a super administrator: the queue and the last day's outcomes
  * per kind with the commonest failure reasons, each provider's last check and circuit breaker, the workers alive in
  * the last minute, the rate limits reached now (docs/limits.md), the Content-Security-Policy
- * violations browsers reported, where media is stored
+ * violations browsers reported, where media is stored, whether card payments are on
  * and which build runs. Read from the database on each
  * visit (and each 10 s refresh): a few grouped counts over the last day's tasks.
  */
@@ -12,6 +12,7 @@ import type { DB } from '#platform/db.server.ts'
 import type { TaskKind } from '#platform/db-schema.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { moderationState } from '#platform/moderation-state.server.ts'
+import { cardPaymentsState } from '#platform/stripe.server.ts'
 import { listProviderChecks } from '#domain/generation/provider-checks.server.ts'
 import { listBreakers } from '#domain/generation/provider-breakers.server.ts'
 import { cspReportSummary } from '#domain/operator/csp-reports.server.ts'
@@ -70,6 +71,7 @@ export async function systemStatus(db: DB) {
       location: env.STORAGE_DRIVER === 's3' ? (env.S3_BUCKET ?? '') : `${env.DATA_DIR}/media`,
     },
     moderation: moderationState(),
+    cardPayments: cardPaymentsState(),
     version: buildVersion(),
     checkedAt: new Date(),
   }

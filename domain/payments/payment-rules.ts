@@ -19,6 +19,7 @@ export const paymentMethodLabels: Record<PaymentMethod, string> = {
   paypal_me: 'PayPal',
   usdt_trc20: 'USDT (TRC20)',
   usdt_erc20: 'USDT (ERC20)',
+  card: 'Card',
 }
 
 export function priceCents(creditAmount: number) {
@@ -26,7 +27,12 @@ export function priceCents(creditAmount: number) {
 }
 
 export function formatUsd(cents: number) {
-  return `${(cents / 100).toFixed(2)} USD`
+  return formatMoney(cents, 'usd')
+}
+
+/** An amount in a two-decimal currency's minor units, e.g. `25.00 USD`. */
+export function formatMoney(minorUnits: number, currency: string) {
+  return `${(minorUnits / 100).toFixed(2)} ${currency.toUpperCase()}`
 }
 
 export const creditAmountSchema = z
@@ -59,25 +65,48 @@ function checkTransactionIdShape(
 const customOption = 'custom'
 export const creditOptions = [...CREDIT_PACKAGES.map(String), customOption]
 
-/** The /purchase-credits form: a package or a custom amount. */
+const amountChoiceFields = {
+  creditOption: z
+    .string({ required_error: 'Please choose a credit amount' })
+    .refine((value) => creditOptions.includes(value), 'Please choose a credit amount'),
+  customCredits: z.number({ invalid_type_error: 'Credit amount must be a number' }).optional(),
+}
+
+/** A package, or the custom amount when valid; else null, with the error beside the custom field. */
+function chosenCreditAmount(
+  { creditOption, customCredits }: { creditOption: string; customCredits?: number },
+  ctx: z.RefinementCtx,
+): number | null {
+  if (creditOption !== customOption) return Number(creditOption)
+  const chosen = creditAmountSchema.safeParse(customCredits)
+  if (chosen.success) return chosen.data
+  ctx.addIssue({ code: 'custom', path: ['customCredits'], message: chosen.error.issues[0].message })
+  return null
+}
+
+/** The /purchase-credits form: a package or a custom amount, and the payment proof. */
 export const purchaseFormSchema = z
-  .object({
-    creditOption: z
-      .string({ required_error: 'Please choose a credit amount' })
-      .refine((value) => creditOptions.includes(value), 'Please choose a credit amount'),
-    customCredits: z.number({ invalid_type_error: 'Credit amount must be a number' }).optional(),
-    ...proofFields,
-  })
+  .object({ ...amountChoiceFields, ...proofFields })
   .transform(({ creditOption, customCredits, ...rest }, ctx) => {
     // Checked here rather than in a refinement, which would hide the credit amount's error.
     checkTransactionIdShape(rest, ctx)
-    const chosen = creditOption === customOption ? creditAmountSchema.safeParse(customCredits) : null
-    if (chosen && !chosen.success) {
-      ctx.addIssue({ code: 'custom', path: ['customCredits'], message: chosen.error.issues[0].message })
-      return z.NEVER
-    }
-    return { ...rest, creditAmount: chosen ? chosen.data : Number(creditOption) }
+    const creditAmount = chosenCreditAmount({ creditOption, customCredits }, ctx)
+    return creditAmount === null ? z.NEVER : { ...rest, creditAmount }
   })
+
+/** The value of the purchase form's "Pay by card" button (its `intent`). */
+export const CARD_INTENT = 'card'
+
+/** The same form sent by its "Pay by card" button: only the amount counts. */
+export const cardPurchaseFormSchema = z
+  .object({ intent: z.literal(CARD_INTENT), ...amountChoiceFields })
+  .transform((choice, ctx) => {
+    const creditAmount = chosenCreditAmount(choice, ctx)
+    return creditAmount === null ? z.NEVER : { creditAmount }
+  })
+
+/** POST /api/payment/checkout: JSON `{ creditAmount }`. */
+export const cardCheckoutRequestSchema = z.object({ creditAmount: creditAmountSchema })
 
 /**
  * POST /api/image/submit-payment-proof (multipart). The spec's payload has no method, so it

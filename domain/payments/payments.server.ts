@@ -110,6 +110,28 @@ export function listPendingProofs(db: DB): Promise<PendingProof[]> {
     .execute()
 }
 
+const REVIEWED_SHOWN = 50
+
+/**
+ * The latest reviewed payments, newest first, with who reviewed each: a reviewer's name, or null
+ * for the system (a card payment, a proof confirmed on chain with PAYMENT_AUTO_APPROVE).
+ */
+export async function listReviewedProofs(db: DB) {
+  const rows = await proofsWithOwner(db)
+    .leftJoin('users as reviewers', 'reviewers.id', 'payment_proofs.reviewer_id')
+    .select('reviewers.name as reviewer_name')
+    .where('payment_proofs.status', '!=', 'pending')
+    .orderBy('payment_proofs.reviewed_at', 'desc')
+    .orderBy('payment_proofs.created_at', 'desc')
+    .limit(REVIEWED_SHOWN)
+    .execute()
+  return rows.map((proof) => ({
+    ...toPublicProof(proof),
+    // A reviewer's account deleted since leaves the id without a name.
+    reviewedBy: proof.reviewer_id === null ? null : (proof.reviewer_name ?? 'a deleted account'),
+  }))
+}
+
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 interface Review {

@@ -162,6 +162,7 @@ const routes: RouteCase[] = [
     calls: ['POST'],
   },
   { file: 'api.image.update-case.ts', guard: 'manageGallery', path: '/api/image/update-case', calls: ['POST'] },
+  { file: 'api.payment.checkout.ts', guard: 'signed-in', path: '/api/payment/checkout', calls: ['POST'] },
   { file: 'api.pets.ts', guard: 'signed-in', path: '/api/pets', calls: ['GET', 'POST'] },
   {
     file: 'api.pets.$id.ts',
@@ -178,6 +179,8 @@ const routes: RouteCase[] = [
     params: { slug: 'a-slug' },
     calls: ['DELETE'],
   },
+  // Stripe's deliveries carry no session: their signature is checked instead (decision 0041).
+  { file: 'api.stripe.webhook.ts', guard: 'public' },
   { file: 'api.system-config.ts', guard: 'editSystemConfig', path: '/api/system-config', calls: ['PUT'] },
   {
     file: 'api.userManagement.stats.consumption.ts',

@@ -73,6 +73,8 @@ test('the web starts without the providers’ keys, which only the worker uses',
   expect(
     output.join('').match(/Moderation off \(no OPENAI_API_KEY\): prompts and photos are not moderated/g),
   ).toHaveLength(1)
+  // Nor are cards offered without a Stripe key (decision 0041).
+  expect(output.join('').match(/Card payments off \(no STRIPE_SECRET_KEY\)/g)).toHaveLength(1)
 })
 
 test('under load from routes, /metrics and /readyz the web opens no more than its one pool', async () => {
