@@ -187,6 +187,8 @@ export default function SystemStatusPage() {
         </dd>
         <dt>Moderation</dt>
         <dd data-moderation={status.moderation.on ? 'on' : 'off'}>{status.moderation.summary}</dd>
+        <dt>Print lab</dt>
+        <dd data-print-lab={status.printLab.mode ?? 'off'}>{status.printLab.summary}</dd>
         <dt>Build</dt>
         <dd>{status.version}</dd>
         <dt>Live updates (this web machine)</dt>

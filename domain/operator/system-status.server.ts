@@ -2,7 +2,7 @@
  * What the System Status page shows a super administrator: the queue and the last day's outcomes
  * per kind with the commonest failure reasons, each provider's last check and circuit breaker, the workers alive in
  * the last minute, the rate limits reached now (docs/limits.md), the Content-Security-Policy
- * violations browsers reported, where media is stored
+ * violations browsers reported, where media is stored, the print lab (sandbox or live, its last answer)
  * and which build runs. Read from the database on each
  * visit (and each 10 s refresh): a few grouped counts over the last day's tasks.
  */
@@ -19,6 +19,7 @@ import { redactUrlsIn } from '#platform/url-redaction.ts'
 import { listLiveWorkers } from '#domain/operator/worker-processes.server.ts'
 import { trippedRateLimits } from '#domain/limits/rate-limit.server.ts'
 import { delayedAccountCount } from '#domain/limits/login-delay.server.ts'
+import { printLabStatus } from '#domain/prints/print-lab.server.ts'
 
 export interface KindStatus {
   kind: TaskKind
@@ -34,8 +35,8 @@ const kinds: TaskKind[] = ['image', 'video']
 const REASONS_SHOWN = 5
 
 export async function systemStatus(db: DB) {
-  const [tasks, failureReasons, providers, breakers, workers, cspReports, tripped, delayedAccounts] = await Promise.all(
-    [
+  const [tasks, failureReasons, providers, breakers, workers, cspReports, tripped, delayedAccounts, printLab] =
+    await Promise.all([
       taskCountsByKind(db),
       commonFailureReasons(db),
       listProviderChecks(db),
@@ -44,8 +45,8 @@ export async function systemStatus(db: DB) {
       cspReportSummary(db),
       trippedRateLimits(db),
       delayedAccountCount(db),
-    ],
-  )
+      printLabStatus(db),
+    ])
   const env = getEnv()
   return {
     tasks,
@@ -70,6 +71,7 @@ export async function systemStatus(db: DB) {
       location: env.STORAGE_DRIVER === 's3' ? (env.S3_BUCKET ?? '') : `${env.DATA_DIR}/media`,
     },
     moderation: moderationState(),
+    printLab,
     version: buildVersion(),
     checkedAt: new Date(),
   }
