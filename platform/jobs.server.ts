@@ -91,12 +91,6 @@ export const jobKinds = {
   // order's id is its idempotency key, so no retry makes a second order. Then an operator retries.
   submit_print_order: { maxAttempts: 15, lane: 'background', priority: 0 },
   sync_print_order: { maxAttempts: 8, lane: 'background', priority: 0 },
-  sweep_print_orders: {
-    maxAttempts: GRAPHILE_MAX_ATTEMPTS,
-    lane: 'background',
-    priority: 0,
-    schedule: '20 */3 * * *',
-  },
   cleanup_sessions: { maxAttempts: GRAPHILE_MAX_ATTEMPTS, lane: 'background', priority: 0, schedule: '0 3 * * *' },
   cleanup_auth_records: {
     maxAttempts: GRAPHILE_MAX_ATTEMPTS,
@@ -116,6 +110,12 @@ export const jobKinds = {
     lane: 'background',
     priority: 0,
     schedule: '5,35 * * * *',
+  },
+  sweep_print_orders: {
+    maxAttempts: GRAPHILE_MAX_ATTEMPTS,
+    lane: 'background',
+    priority: 0,
+    schedule: '20 */3 * * *',
   },
 } as const satisfies Record<JobName, JobKind>
 
