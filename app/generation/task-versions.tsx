@@ -75,6 +75,9 @@ export function TaskVersions({
                 <a className="button secondary" href={downloadUrl(image.url, versionName(name, image.index))} download>
                   Download
                 </a>
+                <a className="button secondary" href={`/prints/order?taskId=${task.id}&index=${image.index}`}>
+                  Order a print
+                </a>
                 <ShareForm taskId={task.id} index={image.index} />
                 {isFavourite ? null : (
                   <Form method="post" action={action} onSubmit={chooseInPlace}>

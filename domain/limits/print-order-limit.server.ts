@@ -2,7 +2,7 @@ import type { Tx } from '#platform/db.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
 
 /** Print orders one account may have open at once (issue 39, item 9; docs/limits.md). */
-export const MAX_OPEN_PRINT_ORDERS = 5
+const MAX_OPEN_PRINT_ORDERS = 5
 
 /** Open: paid and not yet delivered, cancelled or refused. */
 export const OPEN_PRINT_STATUSES = ['submitted', 'at_lab', 'in_production', 'shipped', 'submission_failed'] as const

@@ -10,7 +10,7 @@ import { publicOrigin } from '#platform/public-url.server.ts'
  */
 
 const PURPOSE = 'print-file'
-export const PRINT_FILE_DAYS = 14
+const PRINT_FILE_DAYS = 14
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** Where print files are stored (`prints/files/<order id>.jpg`). */

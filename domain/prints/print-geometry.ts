@@ -16,7 +16,7 @@ export interface CropPosition {
   y: number
 }
 
-export const CENTRED: CropPosition = { x: 0.5, y: 0.5 }
+const CENTRED: CropPosition = { x: 0.5, y: 0.5 }
 
 /** The print area turned to the version's orientation (a square version keeps the lab's). */
 export function orientedArea(version: Size, area: Size): Size {

@@ -24,7 +24,7 @@ export interface PrintLabConfig {
   mode: LabMode
 }
 
-export function labMode(apiUrl: string): LabMode {
+function labMode(apiUrl: string): LabMode {
   const host = new URL(apiUrl).host
   if (host === 'api.sandbox.prodigi.com') return 'sandbox'
   return host === 'api.prodigi.com' ? 'live' : 'custom'
@@ -53,7 +53,7 @@ export function requirePrintLab(): PrintLabConfig {
   return config
 }
 
-export class LabUnavailable extends Error {
+class LabUnavailable extends Error {
   readonly retryAfterSeconds: number
 
   constructor(message: string, retryAfterSeconds = 30) {

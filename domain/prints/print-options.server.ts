@@ -40,7 +40,7 @@ export async function printOptions(db: DB, userId: string, taskId: string, index
 }
 
 /** Each offered choice's variant at the lab (the product itself when there is no choice). */
-export function variantsOf(product: CuratedProduct, lab: LabProduct) {
+function variantsOf(product: CuratedProduct, lab: LabProduct) {
   const choices = product.attribute ? product.choices : [null]
   return choices.flatMap((choice) => {
     const variant = lab.variants.find((v) => choice === null || v.attributes[product.attribute!] === choice)

@@ -139,7 +139,7 @@ type OrderRow = Selectable<PrintOrdersTable>
 const orderRows = (db: DB) => db.selectFrom('print_orders').selectAll()
 
 /** An order as the API and the pages show it to its owner. */
-export function orderView(row: OrderRow) {
+function orderView(row: OrderRow) {
   return {
     id: row.id,
     status: row.status,
@@ -162,9 +162,7 @@ export function orderView(row: OrderRow) {
   }
 }
 
-export type PrintOrderView = ReturnType<typeof orderView>
-
-export const STATUS_TEXT: Record<PrintOrderStatus, string> = {
+const STATUS_TEXT: Record<PrintOrderStatus, string> = {
   submitted: 'Paid, being sent to the print lab',
   at_lab: 'At the print lab',
   in_production: 'Being made',
@@ -237,4 +235,23 @@ export async function cancelOrder(db: DB, userId: string, orderId: string) {
   })
   getMetrics().printOrders.inc({ status: 'cancelled' })
   return getOrder(db, userId, orderId)
+}
+
+/** Every order, newest first, for /print-orders (superadmins): with the customer's email and the lab's side. */
+export async function listAllOrders(db: DB, limit = 200) {
+  const rows = await db
+    .selectFrom('print_orders')
+    .leftJoin('users', 'users.id', 'print_orders.user_id')
+    .selectAll('print_orders')
+    .select('users.email')
+    .orderBy('print_orders.created_at', 'desc')
+    .limit(limit)
+    .execute()
+  return rows.map((row) => ({
+    ...orderView(row),
+    email: row.email,
+    labOrderId: row.lab_order_id,
+    issues: row.lab_issues,
+    lastError: row.last_error,
+  }))
 }

@@ -6,7 +6,7 @@
  */
 
 /** 100 credits are sold for 5 USD. */
-export const CREDITS_PER_USD = 100 / 5
+const CREDITS_PER_USD = 100 / 5
 
 export const SHIPPING_METHODS = ['Budget', 'Standard', 'Express'] as const
 export type ShippingMethod = (typeof SHIPPING_METHODS)[number]

@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely'
 import { z } from 'zod'
+import type { PrintQuotesTable } from '#platform/db-schema.ts'
 import type { DB } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { getLogger } from '#platform/logger.server.ts'
@@ -22,11 +24,11 @@ import { printableVersion, versionIndexSchema } from './printable-version.server
  * charged this price.
  */
 
-export const QUOTE_MINUTES = 30
+const QUOTE_MINUTES = 30
 const unit = (value: number) =>
   z.coerce.number().min(0, 'crop must be from 0 to 1').max(1, 'crop must be from 0 to 1').catch(value)
 
-export const quoteRequestSchema = z.object({
+const quoteRequestSchema = z.object({
   taskId: z.string({ required_error: 'taskId is required' }),
   index: versionIndexSchema,
   sku: z
@@ -52,8 +54,6 @@ export const quoteRequestSchema = z.object({
   }),
   crop: z.object({ x: unit(0.5), y: unit(0.5) }).default({ x: 0.5, y: 0.5 }),
 })
-
-export type QuoteRequest = z.infer<typeof quoteRequestSchema>
 
 const refused = (message: string, field: string, code?: string) => new HttpError(422, message, { field, code })
 
@@ -129,7 +129,6 @@ export async function createQuote(db: DB, userId: string, body: unknown) {
   const mockupKey = mediaKey('prints/mockups', mockup, 'jpg')
   await getStorage().put(mockupKey, mockup, 'image/jpeg')
 
-  const delivery = DELIVERY_ESTIMATES[input.shippingMethod]
   const quote = await db
     .insertInto('print_quotes')
     .values({
@@ -149,28 +148,44 @@ export async function createQuote(db: DB, userId: string, body: unknown) {
       shipping_cost: cost.shipping.amount,
       currency: cost.items.currency,
       credits,
-      delivery,
+      delivery: DELIVERY_ESTIMATES[input.shippingMethod],
       mockup_key: mockupKey,
       expires_at: new Date(Date.now() + QUOTE_MINUTES * 60_000),
     })
-    .returning(['id', 'expires_at'])
+    .returningAll()
     .executeTakeFirstOrThrow()
+  return quoteView(quote, product.label)
+}
+
+/** A quote as the API answers it and the order page shows it. */
+function quoteView(quote: Selectable<PrintQuotesTable>, label: string) {
   return {
     quoteId: quote.id,
-    credits,
-    cost: { items: cost.items.amount, shipping: cost.shipping.amount, currency: cost.items.currency },
-    delivery,
+    credits: quote.credits,
+    cost: { items: quote.items_cost, shipping: quote.shipping_cost, currency: quote.currency },
+    delivery: quote.delivery,
     expiresAt: quote.expires_at.toISOString(),
     mockupUrl: `/api/prints/mockup?quoteId=${quote.id}`,
-    product: { sku: product.sku, label: product.label, kind: product.kind, attributes: chosen },
-    copies: input.copies,
-    shippingMethod: input.shippingMethod,
-    countryCode: input.countryCode,
+    product: { sku: quote.sku, label, attributes: quote.attributes },
+    copies: quote.copies,
+    shippingMethod: quote.shipping_method,
+    countryCode: quote.country_code,
+    crop: { x: quote.crop_x, y: quote.crop_y },
+    taskId: quote.task_id,
+    index: quote.version_index,
   }
 }
 
+/** The user's own quote as the order page shows it, or null when it is gone (used or another user's). */
+export async function findQuoteView(db: DB, userId: string, quoteId: string) {
+  const quote = await ownQuote(db, userId, quoteId).catch(() => null)
+  if (!quote) return null
+  const product = (await listCuratedProducts(db, { offeredOnly: false })).find((p) => p.sku === quote.sku)
+  return quoteView(quote, product?.label ?? quote.sku)
+}
+
 /** The lab refusing a quote or an order we checked: its first failure, under our field's name. */
-export function labRefusalAsInput(error: LabRefusal) {
+function labRefusalAsInput(error: LabRefusal) {
   const [path, failures] = Object.entries(error.failures)[0] ?? ['', []]
   const field = /sku/i.test(path)
     ? 'sku'

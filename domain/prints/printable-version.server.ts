@@ -37,5 +37,3 @@ export async function printableVersion(db: DB, userId: string, taskId: string, i
   }
   return { taskId: task.id, index, key: version.key, size: { width, height } }
 }
-
-export type PrintableVersion = Awaited<ReturnType<typeof printableVersion>>

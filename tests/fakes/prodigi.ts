@@ -185,7 +185,7 @@ export interface FakeCatalogueEntry {
 }
 
 /** Where the fake's products ship unless an entry says otherwise (ISO 3166-1 alpha-2). */
-export const FAKE_SHIPS_TO = [
+const FAKE_SHIPS_TO = [
   'AT',
   'AU',
   'BE',
@@ -433,11 +433,11 @@ export interface ProdigiFake {
 
 type Phase = 'received' | 'inProduction' | 'shipped' | 'complete' | 'cancelled'
 
-const SHIPPING: Record<ProdigiShippingMethod, { gbp: number; carrier: string; service: string; days: string }> = {
-  Budget: { gbp: 4.5, carrier: 'Royal Mail', service: 'Tracked 48', days: '5-9' },
-  Standard: { gbp: 7.95, carrier: 'DPD', service: 'DPD Classic', days: '3-5' },
-  Express: { gbp: 14.95, carrier: 'FedEx', service: 'FedEx International Priority', days: '2-3' },
-  Overnight: { gbp: 24.95, carrier: 'FedEx', service: 'FedEx Priority Overnight', days: '1-2' },
+const SHIPPING: Record<ProdigiShippingMethod, { gbp: number; carrier: string; service: string }> = {
+  Budget: { gbp: 4.5, carrier: 'Royal Mail', service: 'Tracked 48' },
+  Standard: { gbp: 7.95, carrier: 'DPD', service: 'DPD Classic' },
+  Express: { gbp: 14.95, carrier: 'FedEx', service: 'FedEx International Priority' },
+  Overnight: { gbp: 24.95, carrier: 'FedEx', service: 'FedEx Priority Overnight' },
 }
 const METHODS = Object.keys(SHIPPING) as ProdigiShippingMethod[]
 /** GBP → currency. */
@@ -1194,9 +1194,4 @@ function parseBody(body: Buffer): unknown {
 
 function traceParent(): string {
   return `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-00`
-}
-
-/** The delivery estimate the fake's carriers advertise (Prodigi's quotes carry none). */
-export function fakeDeliveryDays(method: ProdigiShippingMethod): string {
-  return SHIPPING[method].days
 }

@@ -483,8 +483,8 @@ test('the data export lists orders; deleting the account keeps the rows without 
   const { order: placed } = await order(token, taskId)
   await atLab(placed.id)
   const entries = await exportEntries(db, user.id)
-  const file = entries.find((e) => e.name === 'print-orders.json') as { bytes: Buffer }
-  const exported = JSON.parse(file.bytes.toString()) as Json[]
+  const file = entries.find((e) => e.name === 'print-orders.json') as { bytes: Uint8Array }
+  const exported = JSON.parse(Buffer.from(file.bytes).toString()) as Json[]
   expect(exported[0]).toMatchObject({ id: placed.id, recipient: { name: 'Ada Lovelace' } })
   await deleteAccount(db, user.id)
   const row = await orderRow(placed.id)
