@@ -17,50 +17,14 @@ import { deleteAccount } from '#domain/user-management/account-deletion.server.t
 import { deleteFinishedTask } from '#domain/generation/user-tasks.server.ts'
 import { expireTasks } from '#domain/generation/task-states.server.ts'
 import { getDb } from '#platform/db.server.ts'
-import { getStorage, mediaKey } from '#platform/storage.server.ts'
+import { getStorage } from '#platform/storage.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
 import { withOwnDataDir } from '#tests/helpers/generation.ts'
+import { finishedPortrait } from '#tests/helpers/prints.ts'
 
 withOwnDataDir()
 process.env.PUBLIC_URL = 'https://pawtrait.example'
 const db = getDb()
-
-/** A completed image task of `userId` with one stored 1024 px version. */
-async function finishedTask(userId: string) {
-  const bytes = await sharp({ create: { width: 1024, height: 1024, channels: 3, background: '#c08040' } })
-    .composite([
-      {
-        input: Buffer.from(randomBytes(8).toString('hex')),
-        raw: { width: 4, height: 1, channels: 4 },
-        top: 0,
-        left: 0,
-      },
-    ])
-    .png()
-    .toBuffer()
-  const key = mediaKey('tasks/results', bytes, 'png')
-  await getStorage().put(key, bytes, 'image/png')
-  const task = await db
-    .insertInto('generation_tasks')
-    .values({
-      user_id: userId,
-      kind: 'image',
-      status: 'completed',
-      params: { mode: 'guide', style: 'general', guided: {}, prompt: '', templatePrompt: '', templateId: null },
-      result_key: key,
-      credit_cost: 2,
-      provider: 'local',
-      finished_at: new Date(),
-      expires_at: new Date(Date.now() + 30 * 86400_000),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  await db
-    .insertInto('task_versions')
-    .values({ task_id: task.id, version_index: 0, key, width: 1024, height: 1024 })
-    .execute()
-  return { taskId: task.id, key }
-}
 
 async function share(token: string, taskId: string, json: unknown) {
   const response = await callRoute(
@@ -81,7 +45,7 @@ const page = (slug: string, token?: string) => callRoute(pageLoader, makeRequest
 describe('share pages', () => {
   it('shares a version under a random slug with absolute OG tags, a 1200×630 card and no email', async () => {
     const { user, token } = await createTestUser()
-    const { taskId, key } = await finishedTask(user.id)
+    const { taskId, key } = await finishedPortrait(user.id)
     const shared = await share(token, taskId, { index: 0 })
     expect(shared.status).toBe(201)
     expect(shared.body.url).toMatch(/^https:\/\/pawtrait\.example\/p\/[A-Za-z0-9_-]{22}$/)
@@ -110,7 +74,7 @@ describe('share pages', () => {
   it('is noindex unless listed, and only a listed page is in the sitemap', async () => {
     const { meta } = await import('#app/routes/p.$slug.tsx')
     const { user, token } = await createTestUser()
-    const { taskId } = await finishedTask(user.id)
+    const { taskId } = await finishedPortrait(user.id)
     const quiet = slugOf((await share(token, taskId, { index: 0 })).body.url!)
     const listed = slugOf((await share(token, taskId, { index: 0, listed: true })).body.url!)
     const tags = async (slug: string) =>
@@ -129,7 +93,7 @@ describe('share pages', () => {
   it('unshares: the page and its images 404 at once; only the owner can; /media never serves the copies', async () => {
     const { user, token } = await createTestUser()
     const other = await createTestUser()
-    const { taskId } = await finishedTask(user.id)
+    const { taskId } = await finishedPortrait(user.id)
     expect((await share(other.token, taskId, { index: 0 })).status).toBe(404)
     expect((await share(token, taskId, { index: 3 })).status).toBe(400)
     const slug = slugOf((await share(token, taskId, { index: 0 })).body.url!)
@@ -158,10 +122,10 @@ describe('share pages', () => {
       const slug = slugOf((await share(token, taskId, { index: 0 })).body.url!)
       return db.selectFrom('share_pages').selectAll().where('slug', '=', slug).executeTakeFirstOrThrow()
     }
-    const deleted = await finishedTask(user.id)
+    const deleted = await finishedPortrait(user.id)
     const deletedShare = await rowsOf(deleted.taskId)
     await deleteFinishedTask(db, user.id, deleted.taskId, 'image')
-    const expired = await finishedTask(user.id)
+    const expired = await finishedPortrait(user.id)
     const expiredShare = await rowsOf(expired.taskId)
     await db
       .updateTable('generation_tasks')
@@ -178,7 +142,7 @@ describe('share pages', () => {
 
   it('deleting the account deletes its share pages and their copies', async () => {
     const { user, token } = await createTestUser()
-    const { taskId } = await finishedTask(user.id)
+    const { taskId } = await finishedPortrait(user.id)
     const slug = slugOf((await share(token, taskId, { index: 0 })).body.url!)
     const row = await db.selectFrom('share_pages').selectAll().where('slug', '=', slug).executeTakeFirstOrThrow()
     await deleteAccount(db, user.id)
@@ -192,7 +156,7 @@ describe('referrals', () => {
   let counter = 0
   async function sharerWithPage(email?: string) {
     const sharer = await createTestUser({ email })
-    const { taskId } = await finishedTask(sharer.user.id)
+    const { taskId } = await finishedPortrait(sharer.user.id)
     await rememberSignInAddress(db, sharer.user.id, '2001:db8:aaaa:1::5')
     const slug = slugOf((await share(sharer.token, taskId, { index: 0 })).body.url!)
     return { ...sharer, slug }
