@@ -8,6 +8,8 @@ import { defineConfig, devices } from '@playwright/test'
 const port = Number(process.env.E2E_PORT ?? 3100)
 export const e2eAdmin = { email: 'admin@pawtrait.test', password: 'admin-password' }
 export const e2eGoogleAuthorizationUrl = `http://127.0.0.1:${port + 1}/authorize`
+/** tests/e2e/prints.spec.ts starts the Prodigi fake here, with this key. */
+export const e2eProdigi = { port: port + 3, apiKey: 'e2e-prodigi-sandbox-key' }
 const dataDir = `tests/.tmp/e2e-${port}`
 /** The Stripe fake (tests/fakes/stripe-main.ts), started beside the app on the port after Google's. */
 const stripeFake = {
@@ -88,6 +90,10 @@ export default defineConfig({
         STRIPE_SECRET_KEY: stripeFake.STRIPE_SECRET_KEY,
         STRIPE_WEBHOOK_SECRET: stripeFake.STRIPE_WEBHOOK_SECRET,
         STRIPE_API_URL: `http://127.0.0.1:${port + 2}`,
+        // Print orders go to the Prodigi fake that tests/e2e/prints.spec.ts runs on this port.
+        PRODIGI_API_KEY: e2eProdigi.apiKey,
+        PRODIGI_API_URL: `http://127.0.0.1:${e2eProdigi.port}/v4.0`,
+        PRINT_CALLBACK_SECRET: 'e2e-print-callback-secret',
       },
     },
   ],

@@ -94,6 +94,8 @@ export interface SystemConfigTable {
   /** Credits a sharer earns when a visitor they referred first buys (migration 0042). */
   referral_credits: Generated<number>
   referral_max_per_month: Generated<number>
+  /** A print's price over the lab's cost (migration 2026-11-28-0050); numeric, read as text. */
+  print_markup: ColumnType<string, string | number | undefined, string | number>
   updated_at: Generated<Date>
 }
 
@@ -209,7 +211,117 @@ export interface CreditTransactionsTable {
   version_index: Generated<number | null>
   /** NULL for a version's full refund; 'hd_shortfall' for HD's price difference (migration 2026-11-26-0040). */
   refund_kind: Generated<'hd_shortfall' | null>
+  /** The print order a spend or refund is for: one of each per order (migration 2026-11-28-0050). */
+  print_order_id: Generated<string | null>
   created_at: CreatedAt
+}
+
+export type PrintKind = 'canvas' | 'framed' | 'poster'
+export type PrintOrderStatus =
+  'submitted' | 'at_lab' | 'in_production' | 'shipped' | 'complete' | 'cancelled' | 'refused' | 'submission_failed'
+
+/** The curated print catalogue a superadmin edits, one lab SKU a row (migration 2026-11-28-0050). */
+export interface PrintProductsTable {
+  sku: string
+  kind: PrintKind
+  label: string
+  width_in: number
+  height_in: number
+  attribute: 'wrap' | 'color' | null
+  choices: Generated<string[]>
+  position: Generated<number>
+  offered: Generated<boolean>
+  updated_at: Generated<Date>
+}
+
+/** The lab's own product data (GET /products/{sku}), cached; null when the lab does not know the SKU. */
+export interface PrintLabProductsTable {
+  sku: string
+  product: Json<unknown> | null
+  fetched_at: Generated<Date>
+}
+
+/** The print lab's last answer, for /system-status. */
+export interface PrintLabStateTable {
+  lab: string
+  last_status: number | null
+  last_outcome: string | null
+  last_at: Generated<Date>
+  last_ok_at: Date | null
+}
+
+export interface PrintQuotesTable {
+  id: Generated<string>
+  user_id: string
+  task_id: string
+  version_index: number
+  sku: string
+  attributes: Json<Record<string, string>>
+  copies: number
+  country_code: string
+  shipping_method: string
+  crop_x: number
+  crop_y: number
+  print_width: number
+  print_height: number
+  items_cost: string
+  shipping_cost: string
+  currency: string
+  credits: number
+  delivery: string
+  mockup_key: string | null
+  created_at: CreatedAt
+  expires_at: Timestamp
+}
+
+export interface PrintOrdersTable {
+  id: Generated<string>
+  /** Null once the account is deleted: the order stays for accounting, its recipient removed. */
+  user_id: string | null
+  task_id: string | null
+  version_index: number
+  product_label: string
+  sku: string
+  attributes: Json<Record<string, string>>
+  copies: number
+  shipping_method: string
+  crop_x: number
+  crop_y: number
+  print_width: number
+  print_height: number
+  credits: number
+  items_cost: string
+  shipping_cost: string
+  currency: string
+  delivery: string
+  country_code: string
+  recipient: Json<Record<string, unknown>> | null
+  status: Generated<PrintOrderStatus>
+  lab_order_id: string | null
+  lab_stage: string | null
+  lab_issues: ColumnType<{ errorCode: string; description: string }[], string | undefined, string>
+  shipments: ColumnType<PrintShipment[], string | undefined, string>
+  source_key: string | null
+  mockup_key: string | null
+  print_file_key: string | null
+  print_file_md5: string | null
+  problem: string | null
+  last_error: string | null
+  refunded_at: Timestamp | null
+  shipped_email_at: Timestamp | null
+  sent_at: Timestamp | null
+  synced_at: Timestamp | null
+  created_at: CreatedAt
+  updated_at: Generated<Date>
+}
+
+/** A lab shipment as an order keeps it. */
+export interface PrintShipment {
+  status: string
+  carrier: string | null
+  trackingNumber: string | null
+  trackingUrl: string | null
+  dispatchDate: string | null
 }
 
 export interface TemplatesTable {
@@ -525,6 +637,11 @@ export interface Database {
   provider_failovers: ProviderFailoversTable
   seen_addresses: SeenAddressesTable
   referral_rewards_monthly: ReferralRewardsMonthlyTable
+  print_products: PrintProductsTable
+  print_lab_products: PrintLabProductsTable
+  print_lab_state: PrintLabStateTable
+  print_quotes: PrintQuotesTable
+  print_orders: PrintOrdersTable
 }
 
 export type User = Selectable<UsersTable>

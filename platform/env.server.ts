@@ -98,6 +98,38 @@ export const sharedFields = z.object({
   // One call to OpenAI's moderation endpoint (with OPENAI_API_KEY); past it the input goes on unmoderated.
   MODERATION_TIMEOUT_MS: positiveInt(5_000),
 
+  // Print orders (issue 39, decision 0042): without a key the pages say prints are not available.
+  PRINT_LAB: z.enum(['prodigi']).default('prodigi'),
+  PRODIGI_API_KEY: optionalString,
+  // The sandbox by default (orders move through their stages, nothing is made or charged); live is
+  // a deliberate setting: https://api.prodigi.com/v4.0
+  PRODIGI_API_URL: z
+    .string()
+    .url()
+    .transform((url) => url.replace(/\/+$/, ''))
+    .default('https://api.sandbox.prodigi.com/v4.0'),
+  // The last segment of the callback URL the lab posts to (no signature is documented).
+  PRINT_CALLBACK_SECRET: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
+  // One call to the lab; a timed-out order submission is retried with the same idempotency key.
+  PRINT_LAB_TIMEOUT_MS: positiveInt(20_000),
+  // US dollars per unit of the currencies the lab may quote in (credits are priced in USD).
+  PRINT_USD_RATES: z
+    .string()
+    .default('USD=1,GBP=1.27,EUR=1.08')
+    .transform((text, ctx) => {
+      const rates: Record<string, number> = {}
+      for (const pair of text.split(',')) {
+        const [code, value] = pair.split('=').map((part) => part.trim())
+        const rate = Number(value)
+        if (!/^[A-Z]{3}$/.test(code ?? '') || !(rate > 0)) {
+          ctx.addIssue({ code: 'custom', message: 'must be CODE=rate pairs, e.g. USD=1,GBP=1.27' })
+          return z.NEVER
+        }
+        rates[code!] = rate
+      }
+      return rates
+    }),
+
   USDT_TRC20_ADDRESS: z.string().default(''),
   USDT_ERC20_ADDRESS: z.string().default(''),
   PAYPAL_ME_URL: z.string().default(''),
@@ -168,6 +200,13 @@ export function checkSharedRules(value: SharedVariables, ctx: z.RefinementCtx) {
       code: 'custom',
       path: ['STRIPE_WEBHOOK_SECRET'],
       message: "is required with STRIPE_SECRET_KEY (the webhook endpoint's signing secret, whsec_…)",
+    })
+  }
+  if (value.PRODIGI_API_KEY && !value.PRINT_CALLBACK_SECRET) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['PRINT_CALLBACK_SECRET'],
+      message: 'is required with PRODIGI_API_KEY (16 characters or more: the lab posts order changes to it)',
     })
   }
   if (value.STORAGE_DRIVER === 's3' && !value.S3_BUCKET) {

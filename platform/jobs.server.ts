@@ -21,6 +21,11 @@ export interface JobPayloads {
   verify_payment: { proofId: string; watchUntil: string; failures: number }
   /** A user's "Download my data" zip (domain/user-data/data-exports.server.ts). */
   build_data_export: { exportId: string }
+  /** Sends a paid print order to the lab (domain/prints/print-lab-orders.server.ts; decision 0042). */
+  submit_print_order: { orderId: string }
+  /** Re-reads a print order at the lab (after its callback, or in the sweep). */
+  sync_print_order: { orderId: string }
+  sweep_print_orders: Record<string, never>
 }
 
 export type JobName = keyof JobPayloads
@@ -82,6 +87,10 @@ export const jobKinds = {
   send_password_reset: { maxAttempts: 5, lane: 'background', priority: 0 },
   verify_payment: { maxAttempts: 3, lane: 'background', priority: 0 },
   build_data_export: { maxAttempts: 3, lane: 'background', priority: 0 },
+  // The lab away: graphile-worker's backoff over about two days (the 15th attempt waits ~6 h); the
+  // order's id is its idempotency key, so no retry makes a second order. Then an operator retries.
+  submit_print_order: { maxAttempts: 15, lane: 'background', priority: 0 },
+  sync_print_order: { maxAttempts: 8, lane: 'background', priority: 0 },
   cleanup_sessions: { maxAttempts: GRAPHILE_MAX_ATTEMPTS, lane: 'background', priority: 0, schedule: '0 3 * * *' },
   cleanup_auth_records: {
     maxAttempts: GRAPHILE_MAX_ATTEMPTS,
@@ -101,6 +110,12 @@ export const jobKinds = {
     lane: 'background',
     priority: 0,
     schedule: '5,35 * * * *',
+  },
+  sweep_print_orders: {
+    maxAttempts: GRAPHILE_MAX_ATTEMPTS,
+    lane: 'background',
+    priority: 0,
+    schedule: '20 */3 * * *',
   },
 } as const satisfies Record<JobName, JobKind>
 

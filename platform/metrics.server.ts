@@ -136,6 +136,12 @@ function createMetrics() {
       labelNames: ['type', 'outcome'] as const,
       registers,
     }),
+    printOrders: new Counter({
+      name: 'pawtrait_print_orders_total',
+      help: 'Print orders that reached a status in this process (submitted, at_lab, in_production, shipped, complete, cancelled, refused, submission_failed)',
+      labelNames: ['status'] as const,
+      registers,
+    }),
     buildInfo: new Gauge({
       name: 'pawtrait_build_info',
       help: 'Always 1; the running build version is its label',

@@ -27,6 +27,7 @@ export function SiteHeader() {
     <>
       <Link to="/history">History</Link>
       <Link to="/pets">My Pets</Link>
+      <Link to="/orders">My Prints</Link>
       <Link to="/profile">Profile</Link>
       {adminLinks
         .filter((link) => can(link.permission))

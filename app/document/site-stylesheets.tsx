@@ -8,6 +8,7 @@ import generateStyles from '#app/styles/generate.css'
 import historyStyles from '#app/styles/history.css'
 import paymentsStyles from '#app/styles/payments.css'
 import petsStyles from '#app/styles/pets.css'
+import printsStyles from '#app/styles/prints.css'
 import systemStatusStyles from '#app/styles/system-status.css'
 import taskSidebarStyles from '#app/styles/task-sidebar.css'
 import userManagementStyles from '#app/styles/user-management.css'
@@ -24,6 +25,7 @@ const STYLESHEETS = [
   historyStyles,
   paymentsStyles,
   petsStyles,
+  printsStyles,
   systemStatusStyles,
   userManagementStyles,
 ]

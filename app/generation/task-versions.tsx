@@ -7,6 +7,7 @@ import { inPageSubmission } from '#app/utils/in-page-answer.ts'
 import type { ClientTask } from '#domain/generation/task-view.ts'
 import { PrintNote } from './print-note.tsx'
 import { ShareForm } from '#app/sharing/share-form.tsx'
+import { OrderPrintLink } from '#app/prints/order-print-link.tsx'
 import { MadeBy } from './made-by.tsx'
 
 /**
@@ -75,6 +76,7 @@ export function TaskVersions({
                 <a className="button secondary" href={downloadUrl(image.url, versionName(name, image.index))} download>
                   Download
                 </a>
+                <OrderPrintLink taskId={task.id} index={image.index} />
                 <ShareForm taskId={task.id} index={image.index} />
                 {isFavourite ? null : (
                   <Form method="post" action={action} onSubmit={chooseInPlace}>

@@ -22,6 +22,7 @@ import type { ClientTask } from '#domain/generation/task-view.ts'
 import { seo } from '#app/document/seo.ts'
 import { listTemplates } from '#domain/gallery/templates.server.ts'
 import { ShareForm } from '#app/sharing/share-form.tsx'
+import { OrderPrintLink } from '#app/prints/order-print-link.tsx'
 import { listStyles } from '#domain/gallery/styles.server.ts'
 import { getSystemConfig } from '#domain/credits/system-config.server.ts'
 import { PrintNote } from '#app/generation/print-note.tsx'
@@ -181,7 +182,12 @@ function PortraitResult({ task, cost, freeLikenessFixes, upscaleCost, family }: 
             Download
           </DownloadLink>
           <MadeBy image={task.images?.find((image) => image.index === (task.favouriteIndex ?? 0))} />
-          {task.status === 'completed' ? <ShareForm taskId={task.id} index={task.favouriteIndex ?? 0} /> : null}
+          {task.status === 'completed' ? (
+            <>
+              <OrderPrintLink taskId={task.id} index={task.favouriteIndex ?? 0} />
+              <ShareForm taskId={task.id} index={task.favouriteIndex ?? 0} />
+            </>
+          ) : null}
         </>
       ) : isActive(task) ? (
         <TaskProgress task={task} page={PORTRAITS.page} />

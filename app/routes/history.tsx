@@ -21,6 +21,7 @@ import { answerTaskFamilyForm, isTaskFamilyForm } from '#app/generation/task-fam
 import { getSystemConfig } from '#domain/credits/system-config.server.ts'
 import { TaskVersions } from '#app/generation/task-versions.tsx'
 import { ShareForm } from '#app/sharing/share-form.tsx'
+import { OrderPrintLink } from '#app/prints/order-print-link.tsx'
 import { answerFavouriteForm, isFavouriteForm } from '#app/generation/generation-forms.server.ts'
 import { deleteTaskPhoto, tasksWithPhoto } from '#domain/user-data/task-photo.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
@@ -240,7 +241,10 @@ function HistoryCard({ item, kind, page, cost, freeLikenessFixes, upscaleCost, h
         ) : null}
       </div>
       {kind === 'image' && item.images.length === 1 ? (
-        <ShareForm taskId={item.id} index={item.images[0].index} />
+        <>
+          <OrderPrintLink taskId={item.id} index={item.images[0].index} />
+          <ShareForm taskId={item.id} index={item.images[0].index} />
+        </>
       ) : null}
       {kind === 'image' ? (
         <TaskFamilyControls

@@ -4,16 +4,17 @@ import { isScreenshotKey } from '#domain/payments/payment-screenshots.server.ts'
 import { isExportKey } from '#domain/user-data/data-exports.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
 import { isSharePageKey } from '#domain/sharing/share-pages.server.ts'
+import { isPrintFileKey } from '#domain/prints/print-files.server.ts'
 
 /**
  * GET /media/<key>: stored media. Keys are unguessable content hashes under random prefixes.
  * Payment screenshots and data exports are not served here, only at their signed URLs
  * (payment-screenshots.$id.ts, exports.$id.ts), nor a share page's copies, only under /p/{slug}/
- * (decision 0037).
+ * (decision 0037), nor a print order's print file, only at the lab's signed URL (print-files.$id.ts).
  */
 export function loader({ request, params }: LoaderFunctionArgs) {
   const key = params['*'] ?? ''
-  if (isScreenshotKey(key) || isExportKey(key) || isSharePageKey(key))
+  if (isScreenshotKey(key) || isExportKey(key) || isSharePageKey(key) || isPrintFileKey(key))
     return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain' } })
   return mediaResponse(request, getStorage(), key)
 }

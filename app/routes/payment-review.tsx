@@ -280,7 +280,11 @@ function SettingsForm(props: { settings: Settings; lastResult?: SubmissionResult
         {(Object.keys(systemSettingLabels) as (keyof Settings)[]).map((name) => (
           <div className="field" key={name}>
             <label htmlFor={fields[name].id}>{systemSettingLabels[name]}</label>
-            <input {...getInputProps(fields[name], { type: 'number' })} min={0} step={1} />
+            <input
+              {...getInputProps(fields[name], { type: 'number' })}
+              min={name === 'printMarkup' ? 1 : 0}
+              step={name === 'printMarkup' ? 0.01 : 1}
+            />
             <FieldError id={fields[name].errorId} errors={fields[name].errors} />
           </div>
         ))}

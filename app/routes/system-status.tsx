@@ -189,6 +189,8 @@ export default function SystemStatusPage() {
         <dd data-moderation={status.moderation.on ? 'on' : 'off'}>{status.moderation.summary}</dd>
         <dt>Card payments</dt>
         <dd data-card-payments={status.cardPayments.on ? 'on' : 'off'}>{status.cardPayments.summary}</dd>
+        <dt>Print lab</dt>
+        <dd data-print-lab={status.printLab.mode ?? 'off'}>{status.printLab.summary}</dd>
         <dt>Build</dt>
         <dd>{status.version}</dd>
         <dt>Live updates (this web machine)</dt>

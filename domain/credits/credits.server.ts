@@ -21,6 +21,8 @@ interface LedgerEntry {
   /** A refund that is not a version's full price: HD's difference (once per version on its own index). */
   refundKind?: 'hd_shortfall'
   paymentProofId?: string
+  /** A print order's spend or refund: one of each per order (the print_*_once indexes). */
+  printOrderId?: string
 }
 
 async function writeLedger(tx: Tx | DB, entry: LedgerEntry) {
@@ -35,6 +37,7 @@ async function writeLedger(tx: Tx | DB, entry: LedgerEntry) {
       // A task's refund names its version; a one-version task's is version 0.
       version_index: entry.versionIndex ?? (entry.type === 'earn' && entry.taskId ? 0 : null),
       payment_proof_id: entry.paymentProofId ?? null,
+      print_order_id: entry.printOrderId ?? null,
       refund_kind: entry.refundKind ?? null,
     })
     .execute()

@@ -19,6 +19,7 @@ const laterSettingLabels = {
   hdImageCost: 'HD image generation cost',
   referralCredits: 'Referral credits (a referred visitor’s first purchase)',
   referralMaxPerMonth: 'Referral rewards per sharer per month',
+  printMarkup: 'Print markup (price over the lab’s cost, e.g. 1.6)',
 } as const
 
 export const systemSettingLabels = { ...specSettingLabels, ...laterSettingLabels }
@@ -43,6 +44,12 @@ export const systemSettingsSchema = z.object({
   hdImageCost: creditSetting(systemSettingLabels.hdImageCost).optional(),
   referralCredits: creditSetting(systemSettingLabels.referralCredits).optional(),
   referralMaxPerMonth: creditSetting(systemSettingLabels.referralMaxPerMonth).optional(),
+  printMarkup: z
+    .number({ invalid_type_error: `${systemSettingLabels.printMarkup} must be a number` })
+    .min(1, `${systemSettingLabels.printMarkup} must be at least 1 (never below the lab’s cost)`)
+    .max(10, `${systemSettingLabels.printMarkup} cannot exceed 10`)
+    .multipleOf(0.01, `${systemSettingLabels.printMarkup} has at most two decimals`)
+    .optional(),
 })
 
 export type SystemSettingsUpdate = z.infer<typeof systemSettingsSchema>

@@ -2,7 +2,8 @@
  * What the System Status page shows a super administrator: the queue and the last day's outcomes
  * per kind with the commonest failure reasons, each provider's last check and circuit breaker, the workers alive in
  * the last minute, the rate limits reached now (docs/limits.md), the Content-Security-Policy
- * violations browsers reported, where media is stored, whether card payments are on
+ * violations browsers reported, where media is stored, whether card payments are on, the print
+ * lab (sandbox or live, its last answer)
  * and which build runs. Read from the database on each
  * visit (and each 10 s refresh): a few grouped counts over the last day's tasks.
  */
@@ -20,6 +21,7 @@ import { redactUrlsIn } from '#platform/url-redaction.ts'
 import { listLiveWorkers } from '#domain/operator/worker-processes.server.ts'
 import { trippedRateLimits } from '#domain/limits/rate-limit.server.ts'
 import { delayedAccountCount } from '#domain/limits/login-delay.server.ts'
+import { printLabStatus } from '#domain/prints/print-lab.server.ts'
 
 export interface KindStatus {
   kind: TaskKind
@@ -35,8 +37,8 @@ const kinds: TaskKind[] = ['image', 'video']
 const REASONS_SHOWN = 5
 
 export async function systemStatus(db: DB) {
-  const [tasks, failureReasons, providers, breakers, workers, cspReports, tripped, delayedAccounts] = await Promise.all(
-    [
+  const [tasks, failureReasons, providers, breakers, workers, cspReports, tripped, delayedAccounts, printLab] =
+    await Promise.all([
       taskCountsByKind(db),
       commonFailureReasons(db),
       listProviderChecks(db),
@@ -45,8 +47,8 @@ export async function systemStatus(db: DB) {
       cspReportSummary(db),
       trippedRateLimits(db),
       delayedAccountCount(db),
-    ],
-  )
+      printLabStatus(db),
+    ])
   const env = getEnv()
   return {
     tasks,
@@ -72,6 +74,7 @@ export async function systemStatus(db: DB) {
     },
     moderation: moderationState(),
     cardPayments: cardPaymentsState(),
+    printLab,
     version: buildVersion(),
     checkedAt: new Date(),
   }

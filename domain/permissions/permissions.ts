@@ -17,6 +17,7 @@ export type Permission =
   | 'manageUsers'
   | 'generateVideos'
   | 'viewSystemStatus'
+  | 'managePrintOrders'
 
 interface Rule {
   roles: readonly Role[]
@@ -44,6 +45,8 @@ export const permissionRules: Record<Permission, Rule> = {
   // GET /api/analytics/basic, the spec's variant for other roles (decision 0014): activity counts only.
   viewBasicAnalytics: { roles: ['admin', 'superadmin'], owner: true, guests: 'login', others: 'refuse' },
   viewSystemStatus: { ...superadminPage, others: 'home' },
+  // /print-orders: every order, retries of failed submissions, the curated print catalogue (issue 39).
+  managePrintOrders: superadminPage,
   manageUsers: { ...superadminPage, guests: 'refuse' },
   generateVideos: {
     roles: ['superadmin'],
@@ -78,4 +81,5 @@ export const adminLinks: readonly { to: string; label: string; permission: Permi
   { to: '/analytics', label: 'Analytics', permission: 'viewAnalytics' },
   { to: '/user-management', label: 'User Management', permission: 'manageUsers' },
   { to: '/system-status', label: 'System Status', permission: 'viewSystemStatus' },
+  { to: '/print-orders', label: 'Print Orders', permission: 'managePrintOrders' },
 ]

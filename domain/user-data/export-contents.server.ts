@@ -1,10 +1,12 @@
 import type { DB } from '#platform/db.server.ts'
 import type { ZipEntry } from '#platform/zip-stream.server.ts'
+import { exportedPrintOrders } from '#domain/prints/print-order-privacy.server.ts'
 
 /**
  * What a user's data export holds (decision 0038): profile.json (no password hash), the credit
- * ledger as CSV, tasks.json with every version, pets.json, payment-proofs.json, and every stored
- * file the user still has under `files/<storage key>`: uploads, results, pet photos, the avatar
+ * ledger as CSV, tasks.json with every version, pets.json, payment-proofs.json, print-orders.json
+ * (with each order's recipient), and every stored file the user still has under `files/<storage
+ * key>`: uploads, results, pet photos, the avatar
  * and the screenshots of their own payment proofs. The JSON names each file by that path.
  */
 export async function exportEntries(db: DB, userId: string): Promise<ZipEntry[]> {
@@ -107,7 +109,17 @@ export async function exportEntries(db: DB, userId: string): Promise<ZipEntry[]>
     screenshot: file(proof.screenshot_key),
   }))
   const ledgerCsv = toCsv(
-    ['id', 'created_at', 'type', 'amount', 'description', 'task_id', 'payment_proof_id', 'version_index'],
+    [
+      'id',
+      'created_at',
+      'type',
+      'amount',
+      'description',
+      'task_id',
+      'payment_proof_id',
+      'version_index',
+      'print_order_id',
+    ],
     ledger.map((row) => [
       row.id,
       row.created_at.toISOString(),
@@ -117,6 +129,7 @@ export async function exportEntries(db: DB, userId: string): Promise<ZipEntry[]>
       row.task_id,
       row.payment_proof_id,
       row.version_index,
+      row.print_order_id,
     ]),
   )
 
@@ -126,6 +139,7 @@ export async function exportEntries(db: DB, userId: string): Promise<ZipEntry[]>
     json('tasks.json', taskList),
     json('pets.json', petList),
     json('payment-proofs.json', proofList),
+    json('print-orders.json', await exportedPrintOrders(db, userId)),
     ...[...keys].map((key) => ({ name: `files/${key}`, key })),
   ]
 }

@@ -6,13 +6,15 @@ import { anonymiseProofsOf, lockProofsOf } from '#domain/payments/payments.serve
 import { userPetPhotoKeys } from '#domain/pets/pets.server.ts'
 import { userSharePageKeys } from '#domain/sharing/share-pages.server.ts'
 import { userExportKeys } from '#domain/user-data/data-exports.server.ts'
+import { anonymisePrintOrdersOf } from '#domain/prints/print-order-privacy.server.ts'
 
 /**
  * The one way an account is deleted, whoever asks (an administrator now; the user later). In one
  * transaction, with the account locked: `allow` may refuse; the tasks, ledger and sessions go by
  * cascade (the sessions trigger ends the account's live streams on every web process), and so do
- * the saved pets, share pages and data exports; payment proofs stay for accounting, anonymised (anonymiseProofsOf). After the
- * commit the files go: photos, results, the pets' photos, the avatar, the data exports and the payment screenshots.
+ * the saved pets, share pages and data exports; payment proofs and print orders stay for accounting, anonymised
+ * (anonymiseProofsOf, anonymisePrintOrdersOf: no recipient). After the commit the files go: photos, results, the
+ * pets' photos, the avatar, the data exports, the payment screenshots and the print files and mockups.
  * Null when there is no such account.
  */
 export async function deleteAccount(db: DB, userId: string, allow: (user: User) => void = () => {}) {
@@ -27,6 +29,7 @@ export async function deleteAccount(db: DB, userId: string, allow: (user: User) 
     if (user.profile_picture) keys.push(user.profile_picture)
     keys.push(...(await userExportKeys(tx, user.id)))
     keys.push(...(await anonymiseProofsOf(tx, user.id)))
+    keys.push(...(await anonymisePrintOrdersOf(tx, user.id)))
     await tx.deleteFrom('users').where('id', '=', user.id).execute()
     return { user, keys }
   })

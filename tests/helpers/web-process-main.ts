@@ -8,7 +8,7 @@ import { apiBuild, startWebServer } from './web-server.ts'
 const logger = initLogging('web')
 configureWebPool()
 // Besides /api, the resource routes Node loads without a build (plain .ts modules).
-const resourceRoutes = ['routes/csp-report', 'routes/robots[.]txt', 'routes/sitemap[.]xml']
+const resourceRoutes = ['routes/csp-report', 'routes/robots[.]txt', 'routes/sitemap[.]xml', 'routes/print-files.$id']
 const server = await startWebServer({}, { logger, metrics: null }, await apiBuild(resourceRoutes))
 console.log(`[web] listening at ${server.origin}`)
 process.on('SIGTERM', () => void server.close().then(() => process.exit(0)))

@@ -144,7 +144,9 @@ test('the export zip holds every file the user has, the profile, the ledger and 
 
   const ledger = await db.selectFrom('credit_transactions').selectAll().where('user_id', '=', owner.user.id).execute()
   const csv = text('credit-ledger.csv').trimEnd().split('\r\n')
-  expect(csv[0]).toBe('"id","created_at","type","amount","description","task_id","payment_proof_id","version_index"')
+  expect(csv[0]).toBe(
+    '"id","created_at","type","amount","description","task_id","payment_proof_id","version_index","print_order_id"',
+  )
   expect(csv).toHaveLength(ledger.length + 1)
   expect(csv.join('\n')).toContain(`"spend","-`)
 

@@ -239,6 +239,31 @@ const routes: RouteCase[] = [
   // No session: an <img> of another site's front end loads it; the short-lived signature is the credential (decision 0027).
   { file: 'payment-screenshots.$id.ts', guard: 'public' },
   { file: 'pets.tsx', guard: 'signed-in', path: '/pets', calls: ['GET', 'POST'] },
+  { file: 'orders.tsx', guard: 'signed-in', path: '/orders', calls: ['GET', 'POST'] },
+  { file: 'prints.order.tsx', guard: 'signed-in', path: '/prints/order', calls: ['GET', 'POST'] },
+  { file: 'print-orders.tsx', guard: 'managePrintOrders', path: '/print-orders', calls: ['GET', 'POST'] },
+  // No session: the print lab downloads it; the 14-day signature is the credential (decision 0042).
+  { file: 'print-files.$id.ts', guard: 'public' },
+  { file: 'api.prints.options.ts', guard: 'signed-in', path: '/api/prints/options', calls: ['GET'] },
+  { file: 'api.prints.quote.ts', guard: 'signed-in', path: '/api/prints/quote', calls: ['POST'] },
+  { file: 'api.prints.mockup.ts', guard: 'signed-in', path: '/api/prints/mockup', calls: ['GET'] },
+  { file: 'api.prints.orders.ts', guard: 'signed-in', path: '/api/prints/orders', calls: ['GET', 'POST'] },
+  {
+    file: 'api.prints.orders.$id.ts',
+    guard: 'signed-in',
+    path: `/api/prints/orders/${anId}`,
+    params: { id: anId },
+    calls: ['GET'],
+  },
+  {
+    file: 'api.prints.orders.$id.cancel.ts',
+    guard: 'signed-in',
+    path: `/api/prints/orders/${anId}/cancel`,
+    params: { id: anId },
+    calls: ['POST'],
+  },
+  // The lab posts without a session; the secret in the path is the credential, any other is a 404.
+  { file: 'api.prints.callback.$secret.ts', guard: 'public' },
   { file: 'profile.tsx', guard: 'signed-in', path: '/profile', calls: ['GET', 'POST'] },
   { file: 'purchase-credits.tsx', guard: 'signed-in', path: '/purchase-credits', calls: ['GET', 'POST'] },
   { file: 'readyz.ts', guard: 'public' },

@@ -76,9 +76,18 @@ test('a superadmin PUT answers message and settings, and the new costs apply at 
     upscaleCost: 2,
     referralCredits: 20,
     referralMaxPerMonth: 10,
+    printMarkup: 1.6,
   })
 
   // Registration reads the bonus from the saved configuration.
   const user = await createUser(getDb(), { email: 'after-config@example.com', name: 'After', password: 'secret1' })
   expect(user.credits).toBe(25)
+})
+
+test('the print markup is a factor with two decimals, never below the lab’s cost', async () => {
+  const { token } = await createTestUser({ role: 'superadmin' })
+  expect((await putConfig(token, { ...newSettings, printMarkup: 0.9 })).status).toBe(400)
+  expect((await putConfig(token, { ...newSettings, printMarkup: 1.234 })).status).toBe(400)
+  expect((await putConfig(token, { ...newSettings, printMarkup: 2.25 })).status).toBe(200)
+  expect((await getConfig()).body.printMarkup).toBe(2.25)
 })

@@ -14,6 +14,9 @@ import { sendTaskEndEmail } from './send-task-end-email.ts'
 import { verifyPayment } from './verify-payment.ts'
 import { sendPasswordReset } from './send-password-reset.ts'
 import { buildDataExport } from './build-data-export.ts'
+import { submitPrintOrderJob } from './submit-print-order.ts'
+import { syncPrintOrderJob } from './sync-print-order.ts'
+import { sweepPrintOrdersJob } from './sweep-print-orders.ts'
 
 /** Every job the web can enqueue (see JobPayloads in platform/jobs.server.ts) has its handler here. */
 export const jobHandlers: Record<JobName, TaskList[string]> = withRequestIds({
@@ -30,6 +33,9 @@ export const jobHandlers: Record<JobName, TaskList[string]> = withRequestIds({
   rollup_analytics: rollupAnalytics,
   verify_payment: verifyPayment,
   build_data_export: buildDataExport,
+  submit_print_order: submitPrintOrderJob,
+  sync_print_order: syncPrintOrderJob,
+  sweep_print_orders: sweepPrintOrdersJob,
 })
 
 /**

@@ -24,5 +24,6 @@ test("the crontab: each scheduled job once, graphile-worker's defaults (25 attem
     '0 * * * * expire_media',
     '* * * * * recover_stalled_tasks',
     '5,35 * * * * rollup_analytics',
+    '20 */3 * * * sweep_print_orders',
   ])
 })
