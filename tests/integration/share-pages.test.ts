@@ -93,7 +93,7 @@ const page = (slug: string, token?: string) => callRoute(pageLoader, makeRequest
 describe('share pages', () => {
   it('shares a version under a random slug with absolute OG tags, a 1200×630 card and no email', async () => {
     const { user, token } = await createTestUser()
-    const { taskId, key } = await finishedPortrait(user.id)
+    const { taskId, key } = await finishedTask(user.id)
     const shared = await share(token, taskId, { index: 0 })
     expect(shared.status).toBe(201)
     expect(shared.body.url).toMatch(/^https:\/\/pawtrait\.example\/p\/[A-Za-z0-9_-]{22}$/)
@@ -142,7 +142,7 @@ describe('share pages', () => {
   it('unshares: the page and its images 404 at once; only the owner can; /media never serves the copies', async () => {
     const { user, token } = await createTestUser()
     const other = await createTestUser()
-    const { taskId } = await finishedPortrait(user.id)
+    const { taskId } = await finishedTask(user.id)
     expect((await share(other.token, taskId, { index: 0 })).status).toBe(404)
     expect((await share(token, taskId, { index: 3 })).status).toBe(400)
     const slug = slugOf((await share(token, taskId, { index: 0 })).body.url!)
@@ -233,10 +233,10 @@ describe('share pages', () => {
       const slug = slugOf((await share(token, taskId, { index: 0 })).body.url!)
       return db.selectFrom('share_pages').selectAll().where('slug', '=', slug).executeTakeFirstOrThrow()
     }
-    const deleted = await finishedPortrait(user.id)
+    const deleted = await finishedTask(user.id)
     const deletedShare = await rowsOf(deleted.taskId)
     await deleteFinishedTask(db, user.id, deleted.taskId, 'image')
-    const expired = await finishedPortrait(user.id)
+    const expired = await finishedTask(user.id)
     const expiredShare = await rowsOf(expired.taskId)
     await db
       .updateTable('generation_tasks')
@@ -253,7 +253,7 @@ describe('share pages', () => {
 
   it('deleting the account deletes its share pages and their copies', async () => {
     const { user, token } = await createTestUser()
-    const { taskId } = await finishedPortrait(user.id)
+    const { taskId } = await finishedTask(user.id)
     const slug = slugOf((await share(token, taskId, { index: 0 })).body.url!)
     const row = await db.selectFrom('share_pages').selectAll().where('slug', '=', slug).executeTakeFirstOrThrow()
     await deleteAccount(db, user.id)
@@ -267,7 +267,7 @@ describe('referrals', () => {
   let counter = 0
   async function sharerWithPage(email?: string) {
     const sharer = await createTestUser({ email })
-    const { taskId } = await finishedPortrait(sharer.user.id)
+    const { taskId } = await finishedTask(sharer.user.id)
     await rememberSignInAddress(db, sharer.user.id, '2001:db8:aaaa:1::5')
     const slug = slugOf((await share(sharer.token, taskId, { index: 0 })).body.url!)
     return { ...sharer, slug }
