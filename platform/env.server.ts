@@ -176,6 +176,8 @@ export const sharedFields = z.object({
   LIVE_UPDATES_MAX_STREAM_AGE_MS: positiveInt(600_000),
   // Each open stream's session is checked again this often (at most a minute: decision 0027).
   LIVE_UPDATES_SESSION_CHECK_MS: z.coerce.number().int().positive().max(60_000).default(60_000),
+  // A web process remembers a live session this long (0: off); revocations reach it at once (decision 0045).
+  SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(30_000),
 })
 
 type SharedVariables = z.infer<typeof sharedFields>

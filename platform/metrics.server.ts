@@ -80,6 +80,12 @@ function createMetrics() {
       help: 'Reconnections of the web process LISTEN connection for task changes',
       registers,
     }),
+    sessionCacheLookups: new Counter({
+      name: 'pawtrait_session_cache_lookups_total',
+      help: 'Session lookups of the hot reads (task status), answered from this web process memory (hit) or the database (miss)',
+      labelNames: ['result'] as const,
+      registers,
+    }),
     databaseUnreachable: new Gauge({
       name: 'pawtrait_database_unreachable',
       help: '1 while this process cannot reach PostgreSQL (an outage, platform/database-outage.server.ts), else 0',

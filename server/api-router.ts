@@ -1,6 +1,6 @@
 import { createRequestHandler } from '@remix-run/express'
-import type { ServerBuild } from '@remix-run/node'
-import type { RequestHandler, Response } from 'express'
+import { type LoaderFunction, type ServerBuild, writeReadableStreamToWritable } from '@remix-run/node'
+import type { Request as ExpressRequest, RequestHandler, Response } from 'express'
 
 /**
  * Every request under /api. Remix ranks every route of its build on each request, a fifth of the
@@ -11,6 +11,11 @@ import type { RequestHandler, Response } from 'express'
  *
  * A route takes GET and HEAD when it has a loader, and POST when it has an action, unless its
  * `handle` names the action's methods (`export const handle = apiMethods('PUT')`).
+ *
+ * A GET calls the route's loader directly (`answerWithLoader`): every /api route is a resource
+ * route, whose loader's Response is the answer as it is, and Remix's request handler (matching the
+ * path again, building its router's state, piping even a small JSON body as a stream) was half
+ * of a status poll's CPU (decision 0045). Other methods go through Remix.
  */
 export function apiRequestHandler(build: ServerBuild, mode: string): RequestHandler {
   const routes = apiRoutes(build)
@@ -32,7 +37,58 @@ export function apiRequestHandler(build: ServerBuild, mode: string): RequestHand
       res.setHeader('Allow', route.methods.join(', '))
       return answer(res, 405, `${req.method} is not allowed here; use ${route.methods.join(' or ')}`)
     }
+    if (req.method === 'GET' && route.loader) return void answerWithLoader(route, segments, req, res).catch(next)
     handlers.get(route.group)?.(req, res, next)
+  }
+}
+
+async function answerWithLoader(route: ApiRoute, segments: string[], req: ExpressRequest, res: Response) {
+  const params: Record<string, string> = {}
+  route.segments.forEach((part, index) => {
+    if (part.startsWith(':')) params[part.slice(1)] = decodeSegment(segments[index])
+  })
+  // Aborted when the client goes away before the answer is complete (a live stream's end).
+  const controller = new AbortController()
+  res.on('close', () => res.writableFinished || controller.abort())
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) value.forEach((item) => headers.append(name, item))
+    else if (value !== undefined) headers.set(name, value)
+  }
+  const request = new Request(`${req.protocol}://${requestHost(req)}${req.originalUrl}`, {
+    headers,
+    signal: controller.signal,
+  })
+  let answer: globalThis.Response
+  try {
+    answer = (await route.loader!({ request, params, context: {} })) as globalThis.Response
+  } catch (thrown) {
+    if (!(thrown instanceof globalThis.Response)) throw thrown
+    answer = thrown
+  }
+  res.statusMessage = answer.statusText
+  res.status(answer.status)
+  for (const [name, value] of answer.headers) res.append(name, value)
+  const type = answer.headers.get('content-type') ?? ''
+  if (!answer.body) return void res.end()
+  // A JSON answer is one small string: written at once rather than piped.
+  if (type.startsWith('application/json')) return void res.end(await answer.text())
+  if (/text\/event-stream/i.test(type)) res.flushHeaders()
+  await writeReadableStreamToWritable(answer.body, res)
+}
+
+/** The host as Remix's express adapter gives it: the proxy's (trust proxy) name, with the port sent. */
+function requestHost(req: ExpressRequest) {
+  const port = /:(\d+)$/.exec(req.get('x-forwarded-host') ?? '')?.[1] ?? /:(\d+)$/.exec(req.get('host') ?? '')?.[1]
+  return port ? `${req.hostname}:${port}` : req.hostname
+}
+
+/** A path parameter as Remix gives it: %-decoded, or as sent when that is malformed. */
+function decodeSegment(segment: string) {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
   }
 }
 
@@ -43,13 +99,18 @@ interface ApiRoute {
   methods: string[]
   /** The route and its parents (a nested route file), as Remix needs them in the group's build. */
   ids: string[]
+  loader?: LoaderFunction
 }
 
 function apiRoutes(build: ServerBuild): ApiRoute[] {
   const result: ApiRoute[] = []
   for (const [id, route] of Object.entries(build.routes)) {
     const group = /^routes\/api\.([^.]+)/.exec(id)?.[1]
-    const { loader, action, handle } = route.module as { loader?: unknown; action?: unknown; handle?: unknown }
+    const { loader, action, handle } = route.module as {
+      loader?: LoaderFunction
+      action?: unknown
+      handle?: unknown
+    }
     if (!group || (!loader && !action)) continue
     const ids: string[] = []
     const paths: string[] = []
@@ -63,6 +124,7 @@ function apiRoutes(build: ServerBuild): ApiRoute[] {
       segments: paths.join('/').split('/'),
       methods: [...(loader ? ['GET', 'HEAD'] : []), ...(action ? actionMethods : [])],
       ids,
+      loader,
     })
   }
   return result

@@ -27,8 +27,14 @@ const PERMISSIONS_POLICY = [
   .map((feature) => `${feature}=()`)
   .join(', ')
 
-/** This request's CSP nonce (base64 of 16 random bytes), for Remix's load context (server/app.ts). */
-export const cspNonceOf = (res: ServerResponse & { locals?: { cspNonce?: string } }) => res.locals?.cspNonce ?? ''
+/**
+ * This request's CSP nonce (base64 of 16 random bytes), for Remix's load context (server/app.ts),
+ * made when first asked for: an /api answer never needs one.
+ */
+export function cspNonceOf(res: ServerResponse & { locals?: { cspNonce?: string } }) {
+  res.locals ??= {}
+  return (res.locals.cspNonce ??= randomBytes(16).toString('base64'))
+}
 
 const noop = () => {}
 
@@ -59,7 +65,6 @@ export function securityHeaders(env: Env): RequestHandler[] {
     (req, res, next) => {
       res.setHeader('Permissions-Policy', PERMISSIONS_POLICY)
       if (isHttps(env)) res.setHeader('Reporting-Endpoints', `${CSP_REPORT_GROUP}="${CSP_REPORT_PATH}"`)
-      res.locals.cspNonce = randomBytes(16).toString('base64')
       onHeaders(res, () => {
         // A route's own Referrer-Policy (auth.callback's no-referrer) replaces the default, not joins it.
         const referrerPolicy = res.getHeader('Referrer-Policy')

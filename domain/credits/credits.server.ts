@@ -45,7 +45,7 @@ async function writeLedger(tx: Tx | DB, entry: LedgerEntry) {
 
 /**
  * Takes `cost` credits if the user has them. The conditional UPDATE is atomic, so parallel
- * submissions can never overdraw. Returns false (and changes nothing) when the balance is short.
+ * submissions can never overdraw. Returns the balance left, or null (and changes nothing) when it is short.
  */
 export async function spendCredits(tx: Tx, entry: Omit<LedgerEntry, 'type' | 'amount'> & { cost: number }) {
   const updated = await tx
@@ -53,10 +53,12 @@ export async function spendCredits(tx: Tx, entry: Omit<LedgerEntry, 'type' | 'am
     .set({ credits: sql`credits - ${entry.cost}` })
     .where('id', '=', entry.userId)
     .where('credits', '>=', entry.cost)
+    .returning('credits')
     .executeTakeFirst()
-  if (updated.numUpdatedRows === 0n) return false
+  if (!updated) return null
   await writeLedger(tx, { ...entry, type: 'spend', amount: -entry.cost })
-  return true
+  // The row stays locked until the transaction ends: this is the balance it commits with.
+  return { credits: updated.credits }
 }
 
 /** Adds credits (bonus, refund, purchase). The ledger's unique indexes make refunds and purchases once-only. */

@@ -77,12 +77,7 @@ export async function createPaidTask(db: DB, task: NewTask) {
     await refuseBeyondActiveLimit(tx, task.userId)
     const placement = (await task.beforeQueue?.(tx)) ?? {}
     await enqueueJob(tx, task.job, { taskId: task.id }, { jobKey: task.id, runAt: placement.runAt })
-    const { credits } = await tx
-      .selectFrom('users')
-      .select('credits')
-      .where('id', '=', task.userId)
-      .executeTakeFirstOrThrow()
-    return { taskId: task.id, cost, credits }
+    return { taskId: task.id, cost, credits: paid.credits }
   })
   getMetrics().tasksSubmitted.inc({ kind: task.kind })
   return created

@@ -1,7 +1,8 @@
-import { applicationName, getDb } from '#platform/db.server.ts'
+import { getDb } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { getLogger } from '#platform/logger.server.ts'
 import { getMetrics } from '#platform/metrics.server.ts'
+import { getDatabaseNotices } from '#domain/live-updates/database-notices.server.ts'
 import { createTaskStreams, type TaskStreams } from '#domain/live-updates/task-streams.server.ts'
 
 let shared: TaskStreams | undefined
@@ -14,8 +15,7 @@ export function getTaskStreams(): TaskStreams {
   const env = getEnv()
   shared ??= createTaskStreams({
     db: getDb(),
-    connectionString: env.DATABASE_URL ?? '',
-    applicationName: applicationName(),
+    notices: getDatabaseNotices(),
     logger: getLogger(),
     metrics: getMetrics(),
     heartbeatMs: env.LIVE_UPDATES_HEARTBEAT_MS,

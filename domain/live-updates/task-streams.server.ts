@@ -1,7 +1,8 @@
 import type { DB } from '#platform/db.server.ts'
 import type { AppLogger } from '#platform/logger.server.ts'
 import type { Metrics } from '#platform/metrics.server.ts'
-import { listenForTaskNotices, type TaskNotice } from '#domain/live-updates/task-notices.server.ts'
+import type { TaskNotice } from '#domain/live-updates/task-notices.server.ts'
+import type { DatabaseNotices } from '#domain/live-updates/database-notices.server.ts'
 import { hashToken, liveSessionHashes } from '#domain/sessions/session.server.ts'
 import {
   readQueuedTaskUpdates,
@@ -26,9 +27,8 @@ import {
 
 export interface TaskStreamOptions {
   db: DB
-  connectionString: string
-  /** The listener's name in pg_stat_activity, the process's (platform/db.server.ts: applicationName). */
-  applicationName?: string
+  /** The process's LISTEN connection (database-notices.server.ts). */
+  notices: DatabaseNotices
   logger: AppLogger
   metrics: Metrics
   heartbeatMs: number
@@ -65,7 +65,7 @@ const encoder = new TextEncoder()
 export function createTaskStreams(options: TaskStreamOptions) {
   const { db, logger, metrics } = options
   const byUser = new Map<string, Set<OpenStream>>()
-  let listener: ReturnType<typeof listenForTaskNotices> | null = null
+  let subscribed = false
   let heartbeat: NodeJS.Timeout | undefined
   let queueRefresh: NodeJS.Timeout | undefined
   let sessionCheck: NodeJS.Timeout | undefined
@@ -134,18 +134,17 @@ export function createTaskStreams(options: TaskStreamOptions) {
   }
 
   function start() {
-    listener ??= listenForTaskNotices({
-      connectionString: options.connectionString,
-      applicationName: options.applicationName,
-      logger,
-      onNotice: (notice) =>
-        void onNotice(notice).catch((error: unknown) =>
-          logger.warn({ err: error }, 'live updates: reading a task failed'),
-        ),
-      onRevocation: ({ revokedUserId }) => void checkSessionsOf([...(byUser.get(revokedUserId) ?? [])]),
-      onConnected: () => void catchUp(),
-      onReconnect: () => metrics.liveUpdateReconnects.inc(),
-    })
+    if (!subscribed) {
+      subscribed = true
+      options.notices.subscribe({
+        onNotice: (notice) =>
+          void onNotice(notice).catch((error: unknown) =>
+            logger.warn({ err: error }, 'live updates: reading a task failed'),
+          ),
+        onRevocation: ({ revokedUserId }) => void checkSessionsOf([...(byUser.get(revokedUserId) ?? [])]),
+        onConnected: () => void catchUp(),
+      })
+    }
     heartbeat ??= setInterval(() => {
       const now = Date.now()
       for (const stream of all()) {
@@ -229,9 +228,9 @@ export function createTaskStreams(options: TaskStreamOptions) {
     /** For the status page: the streams open here, and whether changes are being heard. */
     status: () => ({
       streams: all().length,
-      listener: !listener
+      listener: !options.notices.isStarted()
         ? ('idle' as const)
-        : listener.isListening()
+        : options.notices.isListening()
           ? ('listening' as const)
           : ('reconnecting' as const),
     }),

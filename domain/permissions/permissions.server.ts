@@ -1,5 +1,5 @@
 import { json, redirect } from '@remix-run/node'
-import { getOptionalUser } from '#domain/sessions/auth.server.ts'
+import { getOptionalUser, getOptionalUserId } from '#domain/sessions/auth.server.ts'
 import type { User } from '#platform/db-schema.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
@@ -52,6 +52,14 @@ function refuse(request: Request, status: 401 | 403, message: string): never {
 export async function requireUser(request: Request): Promise<User> {
   const user = await getOptionalUser(request)
   if (user) return user
+  if (isApiRequest(request)) throw new HttpError(401, AUTH_EXPIRED)
+  throw loginRedirect(request)
+}
+
+/** `requireUser` for a route that needs only the user's id (a status poll): the session cache answers it. */
+export async function requireUserId(request: Request): Promise<string> {
+  const userId = await getOptionalUserId(request)
+  if (userId) return userId
   if (isApiRequest(request)) throw new HttpError(401, AUTH_EXPIRED)
   throw loginRedirect(request)
 }

@@ -1,5 +1,15 @@
 import { createCookie } from '@remix-run/node'
-import { createSession, findSessionUser, revokeSession, SESSION_DAYS } from '#domain/sessions/session.server.ts'
+import {
+  createSession,
+  findLiveSession,
+  findSessionUser,
+  hashToken,
+  revokeSession,
+  SESSION_DAYS,
+} from '#domain/sessions/session.server.ts'
+import { createSessionCache, type SessionCache } from '#domain/sessions/session-cache.server.ts'
+import { getDatabaseNotices } from '#domain/live-updates/database-notices.server.ts'
+import { getMetrics } from '#platform/metrics.server.ts'
 import type { SignInMethod, User } from '#platform/db-schema.ts'
 import { getDb } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
@@ -40,8 +50,47 @@ export async function getOptionalUser(request: Request): Promise<User | null> {
   if (!token) return null
   const user = await findSessionUser(getDb(), token)
   if (!user) return null
-  await noteSeenAddress(getDb(), user.id, getClientAddress(request))
+  rememberClient(request, user.id)
   return user
+}
+
+let sessionCache: SessionCache | null | undefined
+
+/** This process's session cache, or null with SESSION_CACHE_MS=0. */
+function getSessionCache() {
+  if (sessionCache !== undefined) return sessionCache
+  const ttlMs = getEnv().SESSION_CACHE_MS
+  const lookups = getMetrics().sessionCacheLookups
+  sessionCache =
+    ttlMs > 0
+      ? createSessionCache({
+          notices: getDatabaseNotices(),
+          ttlMs,
+          onLookup: (hit) => lookups.inc({ result: hit ? 'hit' : 'miss' }),
+        })
+      : null
+  return sessionCache
+}
+
+/**
+ * The id of the session's user, for the hot reads that need no more of the user (a task's status):
+ * usually answered from the session cache (session-cache.server.ts), which honours revocations.
+ */
+export async function getOptionalUserId(request: Request): Promise<string | null> {
+  const token = await getRequestToken(request)
+  if (!token) return null
+  const read = (tokenHash: string) => findLiveSession(getDb(), tokenHash)
+  const cache = getSessionCache()
+  const userId = cache ? await cache.userIdOf(hashToken(token), read) : ((await read(hashToken(token)))?.userId ?? null)
+  if (userId) rememberClient(request, userId)
+  return userId
+}
+
+/** Remembers the client as one the user was seen at, after the answer's work (a throttled write, rarely made). */
+function rememberClient(request: Request, userId: string) {
+  noteSeenAddress(getDb(), userId, getClientAddress(request)).catch((error: unknown) =>
+    console.warn('[sessions] remembering the client address failed', error),
+  )
 }
 
 /** Starts a page session and answers the Set-Cookie header for it. */

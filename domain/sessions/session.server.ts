@@ -33,6 +33,15 @@ export function findSessionUser(db: DB, token: string) {
   return liveSessions(db).selectAll('users').where('sessions.token_hash', '=', hashToken(token)).executeTakeFirst()
 }
 
+/** The user a live session (by its token's hash) signs in, and when it expires (the session cache's reads). */
+export async function findLiveSession(db: DB, tokenHash: string) {
+  const row = await liveSessions(db)
+    .select(['sessions.user_id', 'sessions.expires_at'])
+    .where('sessions.token_hash', '=', tokenHash)
+    .executeTakeFirst()
+  return row ? { userId: row.user_id, expiresAt: row.expires_at } : null
+}
+
 /** Which of these token hashes still sign someone in (the live streams' session checks). */
 export async function liveSessionHashes(db: DB, tokenHashes: readonly string[]): Promise<Set<string>> {
   if (tokenHashes.length === 0) return new Set()

@@ -317,7 +317,8 @@ test('every route file is in the walk, and its source asks for the guard listed'
   expect(routes.map((route) => route.file).sort()).toEqual(files)
   for (const route of routes) {
     const source = routeSource(route.file)
-    if (route.guard === 'signed-in') expect(source, route.file).toContain('requireUser(request)')
+    // requireUserId: the same check, answering the id only (from the session cache, decision 0045).
+    if (route.guard === 'signed-in') expect(source, route.file).toMatch(/requireUser(Id)?\(request\)/)
     else if (route.guard !== 'public' && !source.includes('galleryAction')) {
       expect(source, route.file).toContain(`requirePermission(request, '${route.guard}')`)
     }

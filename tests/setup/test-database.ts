@@ -20,6 +20,9 @@ process.env.DATA_DIR ??= `${process.cwd()}/tests/.tmp/data`
 // Test files run side by side: no fixed metrics ports (a test that wants one passes a free port).
 process.env.METRICS_PORT ??= '0'
 process.env.WORKER_METRICS_PORT ??= '0'
+// A test that revokes a session in SQL reads at once, before the notice can reach the cache; the
+// session cache's own test turns it on (tests/integration/session-cache.test.ts).
+process.env.SESSION_CACHE_MS ??= '0'
 
 afterAll(async () => {
   // Analytics events are written in batches: store the last ones before the database goes away.
