@@ -47,6 +47,7 @@ interface PortraitFormProps {
   styles: StyleJson[]
   cost: number
   hdCost: number
+  extraPetCost: number
   follow: TaskFollow
   pets: SavedPetOption[]
   chosenPet: string | null
@@ -58,6 +59,7 @@ export function PortraitForm({
   styles,
   cost,
   hdCost,
+  extraPetCost,
   follow,
   pets,
   chosenPet,
@@ -76,7 +78,7 @@ export function PortraitForm({
   const [photoCheck, checkPhoto] = usePhotoCheck()
   const [variants, setVariants] = useState(1)
   const [quality, setQuality] = useState<ImageQuality>('standard')
-  const prices = { imageGenerationCreditCost: cost, hdImageCost: hdCost }
+  const prices = { imageGenerationCreditCost: cost, hdImageCost: hdCost, extraPetCost }
   const { form, fields, submitting, needPurchase } = useGeneratorForm(PORTRAITS, follow, {
     id: 'generate',
     schema: imageGenerationSchema,

@@ -69,6 +69,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     styles: styles.filter((style) => isGeneratorStyle(style.value)),
     cost: settings.imageGenerationCreditCost,
     hdCost: settings.hdImageCost,
+    extraPetCost: settings.extraPetCost,
     freeLikenessFixes: settings.freeLikenessFixes,
     upscaleCost: settings.upscaleCost,
     offlineRenderer: getEnv().IMAGE_PROVIDER === 'local',
@@ -111,6 +112,7 @@ export default function Generate() {
     styles,
     cost,
     hdCost,
+    extraPetCost,
     offlineRenderer,
     task,
     family,
@@ -137,6 +139,7 @@ export default function Generate() {
           styles={styles}
           cost={cost}
           hdCost={hdCost}
+          extraPetCost={extraPetCost}
           follow={follow}
           pets={pets}
           chosenPet={chosenPet}

@@ -19,6 +19,7 @@ const laterSettingLabels = {
   hdImageCost: 'HD image generation cost',
   referralCredits: 'Referral credits (a referred visitor’s first purchase)',
   referralMaxPerMonth: 'Referral rewards per sharer per month',
+  extraPetCost: 'Cost of each extra pet in a portrait',
 } as const
 
 export const systemSettingLabels = { ...specSettingLabels, ...laterSettingLabels }
@@ -43,6 +44,7 @@ export const systemSettingsSchema = z.object({
   hdImageCost: creditSetting(systemSettingLabels.hdImageCost).optional(),
   referralCredits: creditSetting(systemSettingLabels.referralCredits).optional(),
   referralMaxPerMonth: creditSetting(systemSettingLabels.referralMaxPerMonth).optional(),
+  extraPetCost: creditSetting(systemSettingLabels.extraPetCost).optional(),
 })
 
 export type SystemSettingsUpdate = z.infer<typeof systemSettingsSchema>

@@ -16,6 +16,8 @@ export const defaultSystemConfig = {
   /** What a sharer earns when a visitor they referred first buys, and how often a month (decision 0037). */
   referralCredits: 20,
   referralMaxPerMonth: 10,
+  /** What each pet beyond the first adds to a portrait version's price (issue 41). */
+  extraPetCost: 1,
 }
 
 export type SystemSettings = typeof defaultSystemConfig
@@ -33,6 +35,7 @@ export async function getSystemConfig(db: DB | Tx): Promise<SystemSettings> {
     hdImageCost: row.hd_image_cost ?? row.image_generation_credit_cost * 2,
     referralCredits: row.referral_credits,
     referralMaxPerMonth: row.referral_max_per_month,
+    extraPetCost: row.extra_pet_cost,
   }
 }
 
@@ -51,6 +54,7 @@ export async function saveSystemConfig(db: DB | Tx, settings: SystemSettingsUpda
     ...(settings.hdImageCost === undefined ? {} : { hd_image_cost: settings.hdImageCost }),
     ...(settings.referralCredits === undefined ? {} : { referral_credits: settings.referralCredits }),
     ...(settings.referralMaxPerMonth === undefined ? {} : { referral_max_per_month: settings.referralMaxPerMonth }),
+    ...(settings.extraPetCost === undefined ? {} : { extra_pet_cost: settings.extraPetCost }),
   }
   await db
     .insertInto('system_config')

@@ -4,6 +4,7 @@ import { normalizeUploadedFile } from '#domain/media/images.server.ts'
 import { withStagedImages, type StagedImage } from '#domain/media/staged-uploads.server.ts'
 import { requireModeratedInputs } from '#domain/moderation/moderate-inputs.server.ts'
 import { requirePetPhoto } from '#domain/photo-check/check-pet-photo.server.ts'
+import type { PetTraits } from '#domain/pets/pet-traits.ts'
 import { createPaidTask, type NewTask } from './paid-task.server.ts'
 
 /**
@@ -17,12 +18,18 @@ export async function submitPaidTask(
   task: Omit<NewTask, 'id' | 'inputKeys'>,
   files: File[],
   {
-    petPhoto = false,
+    petPhotos = 0,
+    withTraits = (params, [traits]) => (traits ? { ...params, traits } : params),
     checked = [],
     typed,
   }: {
-    /** The first file is the pet photo: checked (domain/photo-check/) before anything is stored or charged. */
-    petPhoto?: boolean
+    /**
+     * How many of the first files are pet photos (one a pet): each checked (domain/photo-check/)
+     * before anything is stored or charged.
+     */
+    petPhotos?: number
+    /** The params with what the checks saw of each pet photo, in order (by default the first's, as `traits`). */
+    withTraits?: (params: NewTask['params'], traits: (PetTraits | undefined)[]) => NewTask['params']
     /** Images already checked (a saved pet's photos), stored first. */
     checked?: StagedImage[]
     /** The free text the user typed, moderated with the uploads (domain/moderation/) before any cost. */
@@ -30,19 +37,27 @@ export async function submitPaidTask(
   },
 ) {
   const uploads: StagedImage[] = [...checked]
-  let firstBytes: Buffer | undefined
+  const originals: Buffer[] = []
   for (const file of files) {
     const { original, ...image } = await normalizeUploadedFile(file)
-    firstBytes ??= original
+    originals.push(original)
     uploads.push(image)
   }
   // After the uploads were sniffed (a file that is no image is refused as such), before any cost:
-  // the photo check and moderation, side by side (each a remote call of its own).
-  const [check] = await Promise.all([
-    petPhoto && firstBytes ? requirePetPhoto(db, firstBytes) : undefined,
+  // the photo checks and moderation, side by side (each a remote call of its own).
+  const [checks] = await Promise.all([
+    Promise.all(originals.slice(0, petPhotos).map((bytes) => requirePetPhoto(db, bytes))),
     requireModeratedInputs({ text: typed, photos: uploads.map((upload) => upload.bytes) }),
   ])
-  if (check?.traits) task = { ...task, params: { ...task.params, traits: check.traits } }
+  if (checks.length > 0) {
+    task = {
+      ...task,
+      params: withTraits(
+        task.params,
+        checks.map((check) => check.traits),
+      ),
+    }
+  }
 
   const id = randomUUID()
   return withStagedImages(`tasks/${id}`, uploads, (inputKeys) => createPaidTask(db, { ...task, id, inputKeys }))

@@ -45,13 +45,14 @@ export function selectTasksWithQueue(db: DB) {
 }
 
 /**
- * What a task's downloads are named after: the saved pet's name, else the template's, else null
+ * What a task's downloads are named after: the saved pet's name (several pets' joined), else the template's, else null
  * (the file is then named after the task id).
  */
 const subjectColumn = (taskId: ReturnType<typeof sql.ref>) =>
   sql<string | null>`(
     SELECT coalesce(
       (SELECT p.name FROM pets p WHERE p.id::text = g.params->>'petId'),
+      (SELECT string_agg(pet->>'name', ' & ') FROM jsonb_array_elements(g.params->'pets') pet WHERE pet ? 'name'),
       (SELECT tp.name FROM templates tp WHERE tp.id::text = g.params->>'templateId')
     ) FROM generation_tasks g WHERE g.id = ${taskId}
   )`.as('subject')
@@ -60,16 +61,25 @@ const subjectColumn = (taskId: ReturnType<typeof sql.ref>) =>
 const taskVersionsColumn = (taskId: ReturnType<typeof sql.ref>) =>
   sql<TaskVersion[]>`coalesce((
     SELECT json_agg(json_build_object('index', v.version_index, 'key', v.key, 'width', v.width, 'height', v.height,
-                                      'provider', v.provider, 'model', v.model)
+                                      'provider', v.provider, 'model', v.model,
+                                      'title', CASE WHEN v.titled_key IS NULL THEN NULL ELSE json_build_object(
+                                        'text', v.title, 'style', v.title_style, 'font', v.title_font, 'key', v.titled_key
+                                      ) END)
                     ORDER BY v.version_index)
     FROM task_versions v WHERE v.task_id = ${taskId}
   ), '[]'::json)`.as('versions')
 
-/** A task's versions as the task and history answers give them (`images`, index from 0). */
+/**
+ * A task's versions as the task and history answers give them (`images`, index from 0); a titled
+ * version's `url` is its titled copy (what the pages show), `plainUrl` the version without it.
+ */
 const versionViews = (versions: TaskVersion[]): TaskImage[] =>
-  versions.map(({ index, key, width, height, provider, model }) => ({
+  versions.map(({ index, key, width, height, provider, model, title }) => ({
     index,
-    url: mediaUrl(key) ?? '',
+    url: mediaUrl(title?.key ?? key) ?? '',
+    ...(title
+      ? { plainUrl: mediaUrl(key) ?? '', title: { text: title.text, style: title.style, font: title.font } }
+      : {}),
     width,
     height,
     print: width && height ? printReadiness(width, height) : null,
@@ -122,7 +132,7 @@ export function toTaskView(task: TaskWithQueue): TaskView {
     maxConcurrentTasks: task.kind === 'image' ? env.IMAGE_CONCURRENCY : env.VIDEO_CONCURRENCY,
     result: url
       ? task.kind === 'image'
-        ? { imageUrl: url, print: favourite?.print ?? null }
+        ? { imageUrl: favourite?.url ?? url, print: favourite?.print ?? null }
         : { videoUrl: url }
       : null,
     parentTaskId: task.parent_task_id,
@@ -176,7 +186,7 @@ export async function listHistory(db: DB, userId: string, kind: TaskKind, query:
   const items = rows.map((row) => ({
     id: row.id,
     source: row.source,
-    url: mediaUrl(row.result_key),
+    url: favouriteUrl(row),
     images: versionViews(row.versions),
     favouriteIndex: row.favourite_index,
     subject: row.subject,
@@ -187,6 +197,12 @@ export async function listHistory(db: DB, userId: string, kind: TaskKind, query:
   return { items, pagination }
 }
 
+/** The favourite's file as the pages show it: its titled copy when it has one. */
+function favouriteUrl(row: { result_key: string | null; versions: TaskVersion[]; favourite_index: number }) {
+  const favourite = row.versions.find((version) => version.index === row.favourite_index)
+  return mediaUrl(favourite?.title?.key ?? row.result_key)
+}
+
 export type HistoryItem = Awaited<ReturnType<typeof listHistory>>['items'][number]
 
 /**
@@ -194,7 +210,8 @@ export type HistoryItem = Awaited<ReturnType<typeof listHistory>>['items'][numbe
  * the copies its share pages serve (decision 0037), which go with the task.
  */
 export const madeKeysColumn = sql<string[]>`ARRAY(
-  SELECT v.key FROM task_versions v WHERE v.task_id = generation_tasks.id
+  SELECT k FROM task_versions v, unnest(ARRAY[v.key, v.titled_key]) AS k
+  WHERE v.task_id = generation_tasks.id AND k IS NOT NULL
   UNION ALL
   SELECT k FROM share_pages s, unnest(ARRAY[s.image_key, s.card_key]) AS k WHERE s.task_id = generation_tasks.id
 )`.as('made_keys')
