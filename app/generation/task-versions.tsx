@@ -75,6 +75,15 @@ export function TaskVersions({
                 <a className="button secondary" href={downloadUrl(image.url, versionName(name, image.index))} download>
                   Download
                 </a>
+                {image.plainUrl ? (
+                  <a
+                    className="button secondary"
+                    href={downloadUrl(image.plainUrl, versionName(name, image.index))}
+                    download
+                  >
+                    Without the name
+                  </a>
+                ) : null}
                 <ShareForm taskId={task.id} index={image.index} />
                 {isFavourite ? null : (
                   <Form method="post" action={action} onSubmit={chooseInPlace}>

@@ -27,6 +27,9 @@ import { getSystemConfig } from '#domain/credits/system-config.server.ts'
 import { PrintNote } from '#app/generation/print-note.tsx'
 import { MadeBy } from '#app/generation/made-by.tsx'
 import { TaskVersions } from '#app/generation/task-versions.tsx'
+import { TitleForm } from '#app/generation/title-form.tsx'
+import { answerTitleForm, isTitleForm } from '#app/generation/title-form.server.ts'
+import { extraPetsCost } from '#domain/generation/portrait-pets.ts'
 import { isGeneratorStyle } from '#domain/generation/prompt.ts'
 import { submitImageGeneration } from '#domain/generation/image-submission.server.ts'
 import { getOptionalUser } from '#domain/sessions/auth.server.ts'
@@ -94,10 +97,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
  */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
-  // A url-encoded post is one of the result panel's plain forms: favourite, re-roll or likeness fix.
+  // A url-encoded post is one of the result panel's plain forms: favourite, name, re-roll or likeness fix.
   if (request.headers.get('content-type')?.startsWith('application/x-www-form-urlencoded')) {
     const form = await readForm(request)
     if (isFavouriteForm(form)) return answerFavouriteForm(form, user.id, (id) => `${PORTRAITS.page}?task=${id}`)
+    if (isTitleForm(form)) return answerTitleForm(form, user.id, (id) => `${PORTRAITS.page}?task=${id}`)
     return answerTaskFamilyForm(request, form, user.id)
   }
   return answerGenerationForm({
@@ -151,7 +155,7 @@ export default function Generate() {
       result={(shown) => (
         <PortraitResult
           task={shown}
-          cost={cost}
+          cost={cost + extraPetsCost({ extraPetCost }, shown.pets?.length ?? 1)}
           freeLikenessFixes={freeLikenessFixes}
           upscaleCost={upscaleCost}
           family={shown.id === task?.id ? family : null}
@@ -163,6 +167,7 @@ export default function Generate() {
 
 interface PortraitResultProps {
   task: ClientTask
+  /** What a re-roll or a paid fix of this task costs: a version, with its extra pets. */
   cost: number
   freeLikenessFixes: number
   upscaleCost: number
@@ -172,6 +177,7 @@ interface PortraitResultProps {
 
 function PortraitResult({ task, cost, freeLikenessFixes, upscaleCost, family }: PortraitResultProps) {
   const url = task.result?.imageUrl
+  const favourite = task.images?.find((image) => image.index === (task.favouriteIndex ?? 0))
   return (
     <>
       {url && (task.images?.length ?? 0) > 1 ? (
@@ -180,14 +186,24 @@ function PortraitResult({ task, cost, freeLikenessFixes, upscaleCost, family }: 
         <>
           <img className="generate-image" src={url} alt="Your generated pet portrait" />
           <PrintNote print={task.result?.print} />
-          <DownloadLink task={task} url={url}>
-            Download
-          </DownloadLink>
-          <MadeBy image={task.images?.find((image) => image.index === (task.favouriteIndex ?? 0))} />
+          <div className="row">
+            <DownloadLink task={task} url={url}>
+              Download
+            </DownloadLink>
+            {favourite?.plainUrl ? (
+              <DownloadLink task={task} url={favourite.plainUrl} className="button secondary">
+                Download without the name
+              </DownloadLink>
+            ) : null}
+          </div>
+          <MadeBy image={favourite} />
           {task.status === 'completed' ? <ShareForm taskId={task.id} index={task.favouriteIndex ?? 0} /> : null}
         </>
       ) : isActive(task) ? (
         <TaskProgress task={task} page={PORTRAITS.page} />
+      ) : null}
+      {task.status === 'completed' && favourite ? (
+        <TitleForm taskId={task.id} image={favourite} action={`${PORTRAITS.page}?task=${task.id}`} />
       ) : null}
       <TaskFamilyControls
         task={task}

@@ -34,6 +34,8 @@ export interface TaskView {
   refunds: string[]
   /** The saved pet's or template's name, for download names; null for neither. */
   subject: string | null
+  /** Image tasks of several pets: each pet's name (or "Pet 2"), in order, for the likeness fix's "which pet" (issue 41). */
+  pets?: string[]
   description: string
   createdAt: string
   submittedAt: string

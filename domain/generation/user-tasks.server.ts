@@ -11,6 +11,8 @@ import type { TaskImage, TaskView } from '#domain/generation/task-view.ts'
 import type { TaskVersion } from '#domain/generation/task-version.ts'
 import { UPSCALE_FALLBACK } from '#domain/generation/upscale-params.ts'
 import { isTaskId, requireOwnTask } from './own-task.server.ts'
+import { imageTaskParamsSchema } from './image-task-params.ts'
+import { petLabel } from './portrait-pets.ts'
 
 /**
  * What routes do with a user's generation tasks: the reads behind the task API, the sidebar and
@@ -137,6 +139,7 @@ export function toTaskView(task: TaskWithQueue): TaskView {
       : null,
     parentTaskId: task.parent_task_id,
     ...(task.kind === 'image' ? { images, variants: task.variants, favouriteIndex: task.favourite_index } : {}),
+    ...(task.kind === 'image' ? petNames(task.params) : {}),
     error: task.error,
     refunds: task.refunds,
     subject: task.subject,
@@ -144,6 +147,13 @@ export function toTaskView(task: TaskWithQueue): TaskView {
     createdAt: task.created_at.toISOString(),
     submittedAt: task.created_at.toISOString(),
   }
+}
+
+/** A portrait of several pets: their names in order; nothing for one pet. */
+function petNames(params: unknown) {
+  const parsed = imageTaskParamsSchema.safeParse(params)
+  const pets = parsed.success ? parsed.data.pets : undefined
+  return pets ? { pets: pets.map(petLabel) } : {}
 }
 
 /** The user's own task of that kind, or null (someone else's task is as unknown as a missing one). */
