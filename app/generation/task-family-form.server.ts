@@ -58,7 +58,11 @@ export async function answerTaskFamilyForm(request: Request, form: FormData, use
         ? await rerollTask(getDb(), requester, value.taskId)
         : value.intent === 'upscale'
           ? await upscaleTask(getDb(), userId, value.taskId, value)
-          : await fixTask(getDb(), requester, value.taskId, { reasons: value.reasons, note: value.note, pet: value.pet })
+          : await fixTask(getDb(), requester, value.taskId, {
+              reasons: value.reasons,
+              note: value.note,
+              pet: value.pet,
+            })
     return redirect(`/generate?task=${newTaskId}`)
   } catch (error) {
     if (!(error instanceof HttpError)) throw error

@@ -24,7 +24,9 @@ export function TitleForm({ taskId, image, action }: { taskId: string; image: Ta
           errors={refusal ? [refusal] : undefined}
           idPrefix={`title-${taskId}-${image.index}`}
         />
-        <p className="muted">Free: the name is set on the portrait again, not generated again. Leave it empty to remove it.</p>
+        <p className="muted">
+          Free: the name is set on the portrait again, not generated again. Leave it empty to remove it.
+        </p>
         <button type="submit" className="button">
           Save the name
         </button>
