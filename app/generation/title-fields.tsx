@@ -26,7 +26,7 @@ interface TitleFieldsProps {
 /**
  * A name on the portrait (issue 41): the text (at most 24 characters), the plaque style and the
  * font, with the server's drawing of it: with JavaScript a preview that follows the typing; without
- * it, a button that opens the preview (a GET of the same fields).
+ * it, a button that opens /title-preview in a tab of its own (a GET of the form's fields).
  */
 export function TitleFields({ names, initial, errors, idPrefix }: TitleFieldsProps) {
   const hydrated = useHydrated()
@@ -104,9 +104,8 @@ export function TitleFields({ names, initial, errors, idPrefix }: TitleFieldsPro
         <button
           type="submit"
           className="button secondary"
-          formAction="/api/titles/preview"
+          formAction="/title-preview"
           formMethod="get"
-          formEncType="application/x-www-form-urlencoded"
           formTarget="_blank"
           formNoValidate
         >

@@ -15,16 +15,14 @@ const previewQuerySchema = z.object({
 /**
  * GET /api/titles/preview?title=…&style=…&font=…: a PNG of the title as it will be set, drawn on the
  * server from the bundled fonts, so a typo is caught before paying. For signed-in users (it draws).
- * The generator's own field names (`titleStyle`, `titleFont`) are read too: its preview button
- * without JavaScript is a GET of the form.
  */
 export const loader = apiHandler(async ({ request }) => {
   await requireUser(request)
   const search = new URL(request.url).searchParams
   const query = previewQuerySchema.safeParse({
     title: search.get('title') ?? undefined,
-    style: search.get('style') ?? search.get('titleStyle') ?? undefined,
-    font: search.get('font') ?? search.get('titleFont') ?? undefined,
+    style: search.get('style') ?? undefined,
+    font: search.get('font') ?? undefined,
   })
   if (!query.success) throw badRequest(query.error.issues[0]?.message ?? 'Invalid title')
   const title = { text: query.data.title, style: query.data.style, font: query.data.font }
