@@ -15,6 +15,7 @@ import { benchOutage } from './outage.ts'
 import { benchPages } from './pages.ts'
 import { benchPhotoCheck } from './photo-check.ts'
 import { benchProviderBound } from './providers.ts'
+import { benchTitle } from './title.ts'
 import { benchUpscale } from './upscale.ts'
 import { benchVariants } from './variants.ts'
 
@@ -37,6 +38,7 @@ const benches: Array<[string, Bench]> = [
   ['variants', benchVariants],
   ['failover', benchFailover],
   ['upscale', benchUpscale],
+  ['title', benchTitle],
 ]
 
 async function main() {

@@ -135,7 +135,8 @@ export async function setTitle(image: Buffer, title: VersionTitle): Promise<Buff
   const layer = titleLayer(title, width, height)
   return sharp(image)
     .composite([{ input: layer.svg, left: layer.box.left, top: layer.box.top }])
-    .jpeg({ quality: 92 })
+    // Without the second, Huffman-optimising pass: twice as fast on 4096 px for a file ~7 % larger.
+    .jpeg({ quality: 92, optimiseCoding: false })
     .withMetadata({ density: 300 })
     .toBuffer()
 }
