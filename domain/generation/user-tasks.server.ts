@@ -150,7 +150,7 @@ export function toTaskView(task: TaskWithQueue): TaskView {
 }
 
 /** A portrait of several pets: their names in order; nothing for one pet. */
-function petNames(params: unknown) {
+function petNames(params: unknown): { pets?: string[] } {
   const parsed = imageTaskParamsSchema.safeParse(params)
   const pets = parsed.success ? parsed.data.pets : undefined
   return pets ? { pets: pets.map(petLabel) } : {}
@@ -184,7 +184,7 @@ export async function listHistory(db: DB, userId: string, kind: TaskKind, query:
   const [{ total }, rows] = await Promise.all([
     completed.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     completed
-      .select(['id', 'source', 'result_key', 'created_at', 'expires_at', 'favourite_index'])
+      .select(['id', 'source', 'result_key', 'created_at', 'expires_at', 'favourite_index', 'params'])
       .select(taskVersionsColumn(sql.ref('generation_tasks.id')))
       .select(subjectColumn(sql.ref('generation_tasks.id')))
       .orderBy('created_at', 'desc')
@@ -200,6 +200,7 @@ export async function listHistory(db: DB, userId: string, kind: TaskKind, query:
     images: versionViews(row.versions),
     favouriteIndex: row.favourite_index,
     subject: row.subject,
+    ...petNames(row.params),
     createdAt: row.created_at.toISOString(),
     expiresAt: row.expires_at?.toISOString() ?? null,
   }))
