@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { getMetrics } from '#platform/metrics.server.ts'
 import { assertMediaKey, getMediaBytes, getStorage } from '#platform/storage.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
 import { setTitle } from './title-render.server.ts'
@@ -19,12 +20,22 @@ function titledKey(plainKey: string, title: VersionTitle) {
   return key
 }
 
-/** Draws the title on the plain version (read from storage unless given) and stores the copy; answers its key. */
+/**
+ * Draws the title on the plain version (read from storage unless given) and stores the copy;
+ * answers its key. Timed by outcome (`pawtrait_title_set_seconds`).
+ */
 export async function storeTitledCopy(plainKey: string, title: VersionTitle, plain?: Buffer) {
-  const storage = getStorage()
-  const bytes = plain ?? (await getMediaBytes(storage, plainKey))
-  if (!bytes) throw new HttpError(410, 'This version is no longer stored')
-  const key = titledKey(plainKey, title)
-  await storage.put(key, await setTitle(bytes, title), 'image/jpeg')
-  return key
+  const timer = getMetrics().titlesSet.startTimer()
+  try {
+    const storage = getStorage()
+    const bytes = plain ?? (await getMediaBytes(storage, plainKey))
+    if (!bytes) throw new HttpError(410, 'This version is no longer stored')
+    const key = titledKey(plainKey, title)
+    await storage.put(key, await setTitle(bytes, title), 'image/jpeg')
+    timer({ outcome: 'set' })
+    return key
+  } catch (error) {
+    timer({ outcome: 'failed' })
+    throw error
+  }
 }
