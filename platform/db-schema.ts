@@ -96,6 +96,8 @@ export interface SystemConfigTable {
   referral_max_per_month: Generated<number>
   /** A print's price over the lab's cost (migration 2026-11-28-0050); numeric, read as text. */
   print_markup: ColumnType<string, string | number | undefined, string | number>
+  /** What each pet beyond the first adds to a version's price (migration 2026-11-28-0055). */
+  extra_pet_cost: Generated<number>
   updated_at: Generated<Date>
 }
 
@@ -179,6 +181,11 @@ export interface TaskVersionsTable {
   height: number | null
   provider: string | null
   model: string | null
+  /** The version's title and its titled copy's file, all four or none (migration 2026-11-28-0055). */
+  title: Generated<string | null>
+  title_style: Generated<string | null>
+  title_font: Generated<string | null>
+  titled_key: Generated<string | null>
   created_at: CreatedAt
 }
 

@@ -53,6 +53,13 @@ function createMetrics() {
       buckets: taskBuckets,
       registers,
     }),
+    titlesSet: new Histogram({
+      name: 'pawtrait_title_set_seconds',
+      help: 'Setting a name on a portrait version (decode, draw, encode, store), by outcome (decision 0043)',
+      labelNames: ['outcome'] as const,
+      buckets: [0.05, 0.1, 0.2, 0.3, 0.5, 1, 2, 5],
+      registers,
+    }),
     providerRequests: new Counter({
       name: 'pawtrait_provider_requests_total',
       help: 'HTTP requests to AI providers, by HTTP status, or timeout / network / aborted',

@@ -48,7 +48,8 @@ export function UseTemplateModal({
   const [photoCheck, checkPhoto] = usePhotoCheck()
   const [variants, setVariants] = useState(1)
   const [quality, setQuality] = useState<ImageQuality>('standard')
-  const prices = { imageGenerationCreditCost: imageCost, hdImageCost: hdCost }
+  // The dialog makes a portrait of one pet; several are chosen on /generate (?template=).
+  const prices = { imageGenerationCreditCost: imageCost, hdImageCost: hdCost, extraPetCost: 0 }
   const { otherParams, prompt } = image.parameters
   const sending = fetcher.state !== 'idle'
   const queued = !sending && answer?.taskId !== undefined

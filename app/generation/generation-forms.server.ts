@@ -1,7 +1,7 @@
 import type { Submission } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod'
 import { json, redirect } from '@remix-run/node'
-import { imageGenerationSchema, MAX_IMAGES } from '#domain/generation/image-generation-form.ts'
+import { imageGenerationSchema, MAX_FILES } from '#domain/generation/image-generation-form.ts'
 import { PROMPT_MAX_LENGTH } from '#domain/generation/prompt.ts'
 import { videoGenerationSchema } from '#domain/generation/video-generation-form.ts'
 import { readMultipartForm } from '#app/utils/multipart.server.ts'
@@ -93,12 +93,12 @@ export async function answerFavouriteForm(form: FormData, userId: string, back: 
 }
 
 /**
- * Reads the multipart form within its limits (10 MB a file, six files, short text fields; 413/400
+ * Reads the multipart form within its limits (10 MB a file, a photo a pet and five references, short text fields; 413/400
  * otherwise) and validates it. The submission is answered as is so a page can reply with it.
  */
 export async function readImageGenerationForm(request: Request) {
   const formData = await readMultipartForm(request, {
-    maxFiles: MAX_IMAGES,
+    maxFiles: MAX_FILES,
     // Room for the longest prompt in any script (UTF-8 takes up to 4 bytes a character).
     maxTextFieldBytes: PROMPT_MAX_LENGTH * 4,
   })

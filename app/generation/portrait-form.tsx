@@ -15,7 +15,9 @@ import {
   PORTRAIT_MODES,
   type PortraitMode,
 } from '#app/generation/portrait-fields.tsx'
+import { MorePets } from '#app/generation/more-pets.tsx'
 import { QualityChoice } from '#app/generation/quality-choice.tsx'
+import { TitleFields } from '#app/generation/title-fields.tsx'
 import { VersionsChoice } from '#app/generation/versions-choice.tsx'
 import { useHydrated } from '#app/hooks/use-hydrated.ts'
 import { useRootData } from '#app/hooks/use-root-data.ts'
@@ -28,6 +30,8 @@ import {
   MAX_IMAGE_MB,
   type ImageQuality,
 } from '#domain/generation/image-generation-form.ts'
+import { extraPetsCost } from '#domain/generation/portrait-pets.ts'
+import { FieldError } from '#app/components/text-field.tsx'
 
 /** The portrait generator (/generate): its page, its texts and its purchase dialog. */
 export const PORTRAITS: Generator = {
@@ -39,14 +43,15 @@ export const PORTRAITS: Generator = {
 }
 
 /**
- * The portrait generator's form (/generate): a saved pet or a photo (checked on upload), a style in
- * Guide or Customize mode (or a template handed over by the gallery), the quality and the number of
- * versions, and the price. Posted to the page's action, through a fetcher once JavaScript runs.
+ * The portrait generator's form (/generate): saved pets or a photo each (the first checked on
+ * upload), up to four in order, a style in Guide or Customize mode (or a template handed over by the
+ * gallery), an optional name with its preview, the quality and the number of versions, and the price. Posted to the page's action, through a fetcher once JavaScript runs.
  */
 interface PortraitFormProps {
   styles: StyleJson[]
   cost: number
   hdCost: number
+  extraPetCost: number
   follow: TaskFollow
   pets: SavedPetOption[]
   chosenPet: string | null
@@ -58,6 +63,7 @@ export function PortraitForm({
   styles,
   cost,
   hdCost,
+  extraPetCost,
   follow,
   pets,
   chosenPet,
@@ -76,7 +82,8 @@ export function PortraitForm({
   const [photoCheck, checkPhoto] = usePhotoCheck()
   const [variants, setVariants] = useState(1)
   const [quality, setQuality] = useState<ImageQuality>('standard')
-  const prices = { imageGenerationCreditCost: cost, hdImageCost: hdCost }
+  const [morePets, setMorePets] = useState(0)
+  const prices = { imageGenerationCreditCost: cost, hdImageCost: hdCost, extraPetCost }
   const { form, fields, submitting, needPurchase } = useGeneratorForm(PORTRAITS, follow, {
     id: 'generate',
     schema: imageGenerationSchema,
@@ -87,12 +94,12 @@ export function PortraitForm({
   return (
     <GeneratorForm form={form} needPurchase={needPurchase}>
       <fieldset className="generate-step">
-        <legend>{pets.length > 0 ? 'Step 1: Use a saved pet or upload a photo' : 'Step 1: Upload a pet photo'}</legend>
+        <legend>{pets.length > 0 ? 'Step 1: Use saved pets or upload photos' : 'Step 1: Upload a pet photo'}</legend>
         {pets.length > 0 ? <SavedPetChoice pets={pets} field={fields.petId} onChange={setPetId} /> : null}
         <fieldset className="photo-upload-step" disabled={petChosen} hidden={petChosen}>
           <legend className="visually-hidden">Upload a new photo</legend>
           <PhotoUpload
-            field={fields.images}
+            field={fields.petPhotos}
             label="Pet photo"
             preview={photoPreview}
             alt="Your pet photo"
@@ -101,10 +108,17 @@ export function PortraitForm({
               showPhoto(event.currentTarget.files?.[0])
               void checkPhoto(event.currentTarget.files?.[0])
             }}
-            errors={Object.values(fields.images.allErrors).flat()}
+            errors={[fields.images, fields.petPhotos].flatMap((field) => Object.values(field.allErrors).flat())}
           />
           <PhotoCheckNote state={photoCheck} />
         </fieldset>
+        <MorePets
+          pets={pets}
+          extraPetCost={extraPetCost}
+          firstIsSaved={hydrated ? petChosen : null}
+          onCount={setMorePets}
+        />
+        <FieldError id={fields.petIds.errorId} errors={Object.values(fields.petIds.allErrors).flat()} />
         {user ? (
           <p className="muted">
             <Link to="/pets">{pets.length > 0 ? 'Manage your saved pets' : 'Save your pet'}</Link> to pick it here
@@ -143,14 +157,23 @@ export function PortraitForm({
         )}
       </fieldset>
 
+      <fieldset className="generate-step">
+        <legend>Step 3: A name on the portrait</legend>
+        <TitleFields
+          names={{ title: 'title', style: 'titleStyle', font: 'titleFont' }}
+          errors={Object.values(fields.title.allErrors).flat()}
+          idPrefix="generate"
+        />
+      </fieldset>
+
       <QualityChoice standardCost={cost} hdCost={hdCost} value={quality} onChange={setQuality} />
       <VersionsChoice
-        unitCost={imageVersionCost(prices, quality)}
+        unitCost={imageVersionCost(prices, quality) + extraPetsCost(prices, 1 + morePets)}
         value={variants}
         onChange={setVariants}
         errors={Object.values(fields.variants.allErrors).flat()}
       />
-      <CostButton label="Generate" cost={imageRunCost(prices, variants, quality)} submitting={submitting}>
+      <CostButton label="Generate" cost={imageRunCost(prices, variants, quality, 1 + morePets)} submitting={submitting}>
         {user ? (
           <>You have {user.credits} credits.</>
         ) : (

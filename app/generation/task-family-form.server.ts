@@ -46,6 +46,7 @@ export async function answerTaskFamilyForm(request: Request, form: FormData, use
     taskId,
     reasons: form.getAll('reasons'),
     note: form.get('note') ?? '',
+    pet: form.get('pet') ?? undefined,
     index: form.get('index') ?? undefined,
     scale: form.get('scale') ?? undefined,
   })
@@ -57,7 +58,11 @@ export async function answerTaskFamilyForm(request: Request, form: FormData, use
         ? await rerollTask(getDb(), requester, value.taskId)
         : value.intent === 'upscale'
           ? await upscaleTask(getDb(), userId, value.taskId, value)
-          : await fixTask(getDb(), requester, value.taskId, { reasons: value.reasons, note: value.note })
+          : await fixTask(getDb(), requester, value.taskId, {
+              reasons: value.reasons,
+              note: value.note,
+              pet: value.pet,
+            })
     return redirect(`/generate?task=${newTaskId}`)
   } catch (error) {
     if (!(error instanceof HttpError)) throw error

@@ -15,7 +15,7 @@ import { credits } from './credits-label.ts'
  */
 
 interface TaskFamilyControlsProps {
-  task: { id: string; status: TaskStatus; images?: TaskImage[] }
+  task: { id: string; status: TaskStatus; images?: TaskImage[]; pets?: string[] }
   /** One version's cost, what a re-roll or a paid fix takes. */
   cost: number
   /** The family, when the page loaded it; else the free fixes a run includes are explained. */
@@ -75,6 +75,18 @@ export function TaskFamilyControls({
         <details className="likeness-fix" open={refusal?.intent === 'fix'}>
           <summary>Doesn&apos;t look like my pet?</summary>
           <form method="post" action={action}>
+            {task.pets ? (
+              <fieldset>
+                <legend>Which pet is off?</legend>
+                <div className="likeness-reasons">
+                  {task.pets.map((name, index) => (
+                    <label key={index}>
+                      <input type="radio" name="pet" value={index} defaultChecked={index === 0} /> {name}
+                    </label>
+                  ))}
+                </div>
+              </fieldset>
+            ) : null}
             <fieldset>
               <legend>What is off?</legend>
               <div className="likeness-reasons">

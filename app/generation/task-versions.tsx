@@ -76,6 +76,15 @@ export function TaskVersions({
                 <a className="button secondary" href={downloadUrl(image.url, versionName(name, image.index))} download>
                   Download
                 </a>
+                {image.plainUrl ? (
+                  <a
+                    className="button secondary"
+                    href={downloadUrl(image.plainUrl, versionName(name, image.index))}
+                    download
+                  >
+                    Without the name
+                  </a>
+                ) : null}
                 <OrderPrintLink taskId={task.id} index={image.index} />
                 <ShareForm taskId={task.id} index={image.index} />
                 {isFavourite ? null : (

@@ -28,6 +28,9 @@ import { getSystemConfig } from '#domain/credits/system-config.server.ts'
 import { PrintNote } from '#app/generation/print-note.tsx'
 import { MadeBy } from '#app/generation/made-by.tsx'
 import { TaskVersions } from '#app/generation/task-versions.tsx'
+import { TitleForm } from '#app/generation/title-form.tsx'
+import { answerTitleForm, isTitleForm } from '#app/generation/title-form.server.ts'
+import { extraPetsCost } from '#domain/generation/portrait-pets.ts'
 import { isGeneratorStyle } from '#domain/generation/prompt.ts'
 import { submitImageGeneration } from '#domain/generation/image-submission.server.ts'
 import { getOptionalUser } from '#domain/sessions/auth.server.ts'
@@ -70,6 +73,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     styles: styles.filter((style) => isGeneratorStyle(style.value)),
     cost: settings.imageGenerationCreditCost,
     hdCost: settings.hdImageCost,
+    extraPetCost: settings.extraPetCost,
     freeLikenessFixes: settings.freeLikenessFixes,
     upscaleCost: settings.upscaleCost,
     offlineRenderer: getEnv().IMAGE_PROVIDER === 'local',
@@ -94,10 +98,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
  */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request)
-  // A url-encoded post is one of the result panel's plain forms: favourite, re-roll or likeness fix.
+  // A url-encoded post is one of the result panel's plain forms: favourite, name, re-roll or likeness fix.
   if (request.headers.get('content-type')?.startsWith('application/x-www-form-urlencoded')) {
     const form = await readForm(request)
     if (isFavouriteForm(form)) return answerFavouriteForm(form, user.id, (id) => `${PORTRAITS.page}?task=${id}`)
+    if (isTitleForm(form)) return answerTitleForm(form, user.id, (id) => `${PORTRAITS.page}?task=${id}`)
     return answerTaskFamilyForm(request, form, user.id)
   }
   return answerGenerationForm({
@@ -112,6 +117,7 @@ export default function Generate() {
     styles,
     cost,
     hdCost,
+    extraPetCost,
     offlineRenderer,
     task,
     family,
@@ -138,6 +144,7 @@ export default function Generate() {
           styles={styles}
           cost={cost}
           hdCost={hdCost}
+          extraPetCost={extraPetCost}
           follow={follow}
           pets={pets}
           chosenPet={chosenPet}
@@ -149,7 +156,7 @@ export default function Generate() {
       result={(shown) => (
         <PortraitResult
           task={shown}
-          cost={cost}
+          cost={cost + extraPetsCost({ extraPetCost }, shown.pets?.length ?? 1)}
           freeLikenessFixes={freeLikenessFixes}
           upscaleCost={upscaleCost}
           family={shown.id === task?.id ? family : null}
@@ -161,6 +168,7 @@ export default function Generate() {
 
 interface PortraitResultProps {
   task: ClientTask
+  /** What a re-roll or a paid fix of this task costs: a version, with its extra pets. */
   cost: number
   freeLikenessFixes: number
   upscaleCost: number
@@ -170,6 +178,7 @@ interface PortraitResultProps {
 
 function PortraitResult({ task, cost, freeLikenessFixes, upscaleCost, family }: PortraitResultProps) {
   const url = task.result?.imageUrl
+  const favourite = task.images?.find((image) => image.index === (task.favouriteIndex ?? 0))
   return (
     <>
       {url && (task.images?.length ?? 0) > 1 ? (
@@ -178,10 +187,17 @@ function PortraitResult({ task, cost, freeLikenessFixes, upscaleCost, family }: 
         <>
           <img className="generate-image" src={url} alt="Your generated pet portrait" />
           <PrintNote print={task.result?.print} />
-          <DownloadLink task={task} url={url}>
-            Download
-          </DownloadLink>
-          <MadeBy image={task.images?.find((image) => image.index === (task.favouriteIndex ?? 0))} />
+          <div className="row">
+            <DownloadLink task={task} url={url}>
+              Download
+            </DownloadLink>
+            {favourite?.plainUrl ? (
+              <DownloadLink task={task} url={favourite.plainUrl} className="button secondary">
+                Download without the name
+              </DownloadLink>
+            ) : null}
+          </div>
+          <MadeBy image={favourite} />
           {task.status === 'completed' ? (
             <>
               <OrderPrintLink taskId={task.id} index={task.favouriteIndex ?? 0} />
@@ -191,6 +207,9 @@ function PortraitResult({ task, cost, freeLikenessFixes, upscaleCost, family }: 
         </>
       ) : isActive(task) ? (
         <TaskProgress task={task} page={PORTRAITS.page} />
+      ) : null}
+      {task.status === 'completed' && favourite ? (
+        <TitleForm taskId={task.id} image={favourite} action={`${PORTRAITS.page}?task=${task.id}`} />
       ) : null}
       <TaskFamilyControls
         task={task}

@@ -17,6 +17,7 @@ import { seo } from '#app/document/seo.ts'
 import { downloadUrl, favouriteDownloadName } from '#app/generation/download-names.ts'
 import { PrintNote } from '#app/generation/print-note.tsx'
 import { TaskFamilyControls } from '#app/generation/task-family.tsx'
+import { extraPetsCost } from '#domain/generation/portrait-pets.ts'
 import { answerTaskFamilyForm, isTaskFamilyForm } from '#app/generation/task-family-form.server.ts'
 import { getSystemConfig } from '#domain/credits/system-config.server.ts'
 import { TaskVersions } from '#app/generation/task-versions.tsx'
@@ -58,13 +59,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (items.length === 0 && pagination.pages > 0 && page > pagination.pages) {
     throw redirect(pageHref(kind, pagination.pages))
   }
-  const { imageGenerationCreditCost: cost, freeLikenessFixes, upscaleCost } = settings
+  const { imageGenerationCreditCost: cost, freeLikenessFixes, upscaleCost, extraPetCost } = settings
   const withPhoto = await tasksWithPhoto(
     getDb(),
     user.id,
     items.map((item) => item.id),
   )
-  return json({ kind, items, pagination, cost, freeLikenessFixes, upscaleCost, withPhoto })
+  return json({ kind, items, pagination, cost, extraPetCost, freeLikenessFixes, upscaleCost, withPhoto })
 }
 
 const deleteSchema = z.object({
@@ -110,7 +111,8 @@ async function answerDeletePhoto(request: Request, form: FormData, userId: strin
 }
 
 export default function History() {
-  const { kind, items, pagination, cost, freeLikenessFixes, upscaleCost, withPhoto } = useLoaderData<typeof loader>()
+  const { kind, items, pagination, cost, extraPetCost, freeLikenessFixes, upscaleCost, withPhoto } =
+    useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   // A refused re-roll or fix shows beside its own card (TaskFamilyControls).
   const deletion = actionData && 'result' in actionData ? actionData.result : undefined
@@ -148,7 +150,7 @@ export default function History() {
               item={item}
               kind={kind}
               page={pagination.page}
-              cost={cost}
+              cost={cost + extraPetsCost({ extraPetCost }, item.pets?.length ?? 1)}
               freeLikenessFixes={freeLikenessFixes}
               upscaleCost={upscaleCost}
               hasPhoto={withPhoto.includes(item.id)}
@@ -173,7 +175,7 @@ interface HistoryCardProps {
   item: HistoryItem
   kind: TaskKind
   page: number
-  /** An image version's cost and the free fixes a run includes, for the re-roll and fix forms. */
+  /** An image version's cost (with the portrait's extra pets) and the free fixes a run includes, for the re-roll and fix forms. */
   cost: number
   freeLikenessFixes: number
   upscaleCost: number
@@ -248,7 +250,7 @@ function HistoryCard({ item, kind, page, cost, freeLikenessFixes, upscaleCost, h
       ) : null}
       {kind === 'image' ? (
         <TaskFamilyControls
-          task={{ id: item.id, status: 'completed', images: item.images }}
+          task={{ id: item.id, status: 'completed', images: item.images, pets: item.pets }}
           cost={cost}
           family={null}
           freeLikenessFixes={freeLikenessFixes}

@@ -20,6 +20,7 @@ const laterSettingLabels = {
   referralCredits: 'Referral credits (a referred visitor’s first purchase)',
   referralMaxPerMonth: 'Referral rewards per sharer per month',
   printMarkup: 'Print markup (price over the lab’s cost, e.g. 1.6)',
+  extraPetCost: 'Cost of each extra pet in a portrait',
 } as const
 
 export const systemSettingLabels = { ...specSettingLabels, ...laterSettingLabels }
@@ -50,6 +51,7 @@ export const systemSettingsSchema = z.object({
     .max(10, `${systemSettingLabels.printMarkup} cannot exceed 10`)
     .multipleOf(0.01, `${systemSettingLabels.printMarkup} has at most two decimals`)
     .optional(),
+  extraPetCost: creditSetting(systemSettingLabels.extraPetCost).optional(),
 })
 
 export type SystemSettingsUpdate = z.infer<typeof systemSettingsSchema>

@@ -18,6 +18,8 @@ export const defaultSystemConfig = {
   referralMaxPerMonth: 10,
   /** A print's price over the lab's cost (decision 0042): not credits, a factor with two decimals. */
   printMarkup: 1.6,
+  /** What each pet beyond the first adds to a portrait version's price (issue 41). */
+  extraPetCost: 1,
 }
 
 export type SystemSettings = typeof defaultSystemConfig
@@ -36,6 +38,7 @@ export async function getSystemConfig(db: DB | Tx): Promise<SystemSettings> {
     referralCredits: row.referral_credits,
     referralMaxPerMonth: row.referral_max_per_month,
     printMarkup: Number(row.print_markup),
+    extraPetCost: row.extra_pet_cost,
   }
 }
 
@@ -55,6 +58,7 @@ export async function saveSystemConfig(db: DB | Tx, settings: SystemSettingsUpda
     ...(settings.referralCredits === undefined ? {} : { referral_credits: settings.referralCredits }),
     ...(settings.referralMaxPerMonth === undefined ? {} : { referral_max_per_month: settings.referralMaxPerMonth }),
     ...(settings.printMarkup === undefined ? {} : { print_markup: settings.printMarkup }),
+    ...(settings.extraPetCost === undefined ? {} : { extra_pet_cost: settings.extraPetCost }),
   }
   await db
     .insertInto('system_config')

@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import { GENERATOR_STYLES, guidedOptionsSchema, PROMPT_MAX_LENGTH } from '#domain/generation/prompt.ts'
+import { titleFieldsSchema } from '#domain/titles/title-options.ts'
+import { extraPetsCost, MAX_PETS } from './portrait-pets.ts'
 
 /**
  * The fields of POST /api/async-image/generate (spec section 7), shared by the API, the /generate
@@ -9,10 +11,13 @@ import { GENERATOR_STYLES, guidedOptionsSchema, PROMPT_MAX_LENGTH } from '#domai
  * fields with an empty prompt (Guide), or `templatePrompt`/`prompt`/`template_id` with style
  * `template`; `variants`, how many versions to make (an addition to the spec: 1, 2 or 4, default 1);
  * and `quality`, `standard` (the default) or `hd` (the provider's largest output, decision 0035).
+ * Several pets (issue 41): `petIds` (saved pets, 1 to MAX_PETS, in order) or `petPhotos` (one photo
+ * a pet, in order, instead of the first `images` file); `title`, `titleStyle`, `titleFont`.
  */
 
 export const MAX_REFERENCE_IMAGES = 5
-export const MAX_IMAGES = 1 + MAX_REFERENCE_IMAGES
+/** The most files one submission carries: a photo for each pet, then the references. */
+export const MAX_FILES = MAX_PETS + MAX_REFERENCE_IMAGES
 export const MAX_IMAGE_MB = 10
 const NO_PHOTO_MESSAGE = 'Please upload a pet photo first'
 
@@ -38,18 +43,34 @@ const image = z
   .instanceof(File)
   .refine((file) => file.size <= MAX_IMAGE_MB * 1024 * 1024, `File size should not exceed ${MAX_IMAGE_MB}MB`)
 
+const TOO_MANY_PETS = `A portrait has at most ${MAX_PETS} pets`
+
+// An empty file input still sends an empty part, which conform reads as undefined.
+const files = (most: number, message: string) =>
+  z
+    .array(image.optional())
+    .default([])
+    .transform((files) => files.filter((file) => file !== undefined))
+    .pipe(z.array(image).max(most, message))
+
+const petIdSchema = z.string().trim().uuid('Unknown saved pet')
+
 export const imageGenerationSchema = z
   .object({
-    // An empty file input still sends an empty part, which conform reads as undefined.
-    images: z
-      .array(image.optional())
-      .default([])
-      .transform((files) => files.filter((file) => file !== undefined))
-      .pipe(
-        z.array(image).max(MAX_IMAGES, `Upload the pet photo and at most ${MAX_REFERENCE_IMAGES} reference images`),
-      ),
+    images: files(
+      1 + MAX_REFERENCE_IMAGES,
+      `Upload the pet photo and at most ${MAX_REFERENCE_IMAGES} reference images`,
+    ),
     /** A saved pet of the user's, instead of the pet photo: its photos lead the task's images. */
-    petId: z.string().trim().uuid('Unknown saved pet').optional(),
+    petId: petIdSchema.optional(),
+    /** Saved pets, in order, instead of the pet photo (petId is a list of one). */
+    petIds: z
+      .array(petIdSchema.optional())
+      .default([])
+      .transform((ids) => ids.filter((id) => id !== undefined))
+      .pipe(z.array(petIdSchema).max(MAX_PETS, TOO_MANY_PETS)),
+    /** One photo a pet, in order, instead of the first `images` file. */
+    petPhotos: files(MAX_PETS, TOO_MANY_PETS),
     style: z.enum(GENERATOR_STYLES, {
       errorMap: () => ({ message: `Unknown style: choose one of ${GENERATOR_STYLES.join(', ')}` }),
     }),
@@ -63,15 +84,32 @@ export const imageGenerationSchema = z
     /** Standard (the default) or HD. */
     quality,
     ...guidedOptionsSchema.shape,
+    ...titleFieldsSchema.shape,
   })
   .superRefine((value, ctx) => {
     const mode = generationMode(value)
-    if (!value.petId && value.images.length === 0) {
+    const petIds = savedPetIds(value)
+    const saved = petIds.length > 0
+    const photos = value.petPhotos.length > 0
+    if (saved && photos) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['petPhotos'],
+        message: 'Choose saved pets or upload a photo for each pet, not both',
+      })
+      return
+    }
+    if (petIds.length > MAX_PETS) ctx.addIssue({ code: 'custom', path: ['petIds'], message: TOO_MANY_PETS })
+    if (new Set(petIds).size < petIds.length) {
+      ctx.addIssue({ code: 'custom', path: ['petIds'], message: 'Choose each saved pet once' })
+    }
+    if (!saved && !photos && value.images.length === 0) {
       ctx.addIssue({ code: 'custom', path: ['images'], message: NO_PHOTO_MESSAGE })
     }
-    // With a saved pet, `images` holds only the reference images.
-    const references = value.petId ? value.images.length : value.images.length - 1
-    if (value.petId && references > 0 && mode !== 'customize') {
+    // With saved pets or a photo a pet, `images` holds only the reference images.
+    const separatePets = saved || photos
+    const references = separatePets ? value.images.length : value.images.length - 1
+    if (separatePets && references > 0 && mode !== 'customize') {
       ctx.addIssue({
         code: 'custom',
         path: ['images'],
@@ -107,12 +145,24 @@ export const imageVersionCost = (
   quality: ImageQuality = 'standard',
 ) => (quality === 'hd' ? settings.hdImageCost : settings.imageGenerationCreditCost)
 
-/** A run of `variants` versions costs a version's price once per version (charged as one ledger line). */
+/**
+ * A version's price with its pets: the image cost (or HD's) plus `extraPetCost` for each pet beyond
+ * the first; a run of `variants` versions costs it once per version (charged as one ledger line).
+ */
 export const imageRunCost = (
-  settings: { imageGenerationCreditCost: number; hdImageCost: number },
+  settings: { imageGenerationCreditCost: number; hdImageCost: number; extraPetCost: number },
   variants: number,
   quality: ImageQuality = 'standard',
-) => imageVersionCost(settings, quality) * variants
+  petCount = 1,
+) => (imageVersionCost(settings, quality) + extraPetsCost(settings, petCount)) * variants
+
+/** The saved pets the form names, in order: `petId` (a list of one) first, then `petIds`. */
+export const savedPetIds = (form: Pick<ImageGenerationForm, 'petId' | 'petIds'>) =>
+  form.petId ? [form.petId, ...form.petIds] : form.petIds
+
+/** How many pets the form asks for: its saved pets, or its photos a pet, else the one pet photo. */
+export const petCountOf = (form: Pick<ImageGenerationForm, 'petId' | 'petIds' | 'petPhotos'>) =>
+  Math.max(1, savedPetIds(form).length, form.petPhotos.length)
 
 export type ImageGenerationForm = z.output<typeof imageGenerationSchema>
 export type GenerationMode = 'guide' | 'customize' | 'template'

@@ -41,6 +41,15 @@ export const likenessFixSchema = z.object({
       .max(reasonKeys.length)
       .transform((reasons) => [...new Set(reasons)] as LikenessFixReason[]),
   ),
+  /** Of a portrait of several pets, which one is off (from 0); the pages and the API check it is one of them. */
+  pet: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value === '' ? undefined : value),
+    z
+      .number({ invalid_type_error: 'pet must be the number of the pet that is off (0 for the first)' })
+      .int('pet must be a whole number')
+      .min(0, 'pet must be 0 or more')
+      .optional(),
+  ),
   note: z
     .string({ invalid_type_error: 'note must be text' })
     .trim()
@@ -91,12 +100,17 @@ function correctionFor(reason: LikenessFixReason, traits: PetTraits | undefined)
   }
 }
 
-/** The sentences a likeness fix adds to the prompt. */
-export function likenessCorrections(fix: LikenessFix, traits?: PetTraits): string {
+/**
+ * The sentences a likeness fix adds to the prompt; `who` names the pet that is off in a portrait of
+ * several ("the second pet, Pepper"), whose photos are then the ones to follow.
+ */
+export function likenessCorrections(fix: LikenessFix, traits?: PetTraits, who?: string): string {
   const corrections = fix.reasons.map((reason) => correctionFor(reason, traits)).filter(Boolean)
   const note = fix.note.replace(/\s+/g, ' ').trim()
   return [
-    'Likeness correction: an earlier portrait did not look like this pet, so follow the photo closely',
+    who
+      ? `Likeness correction: in an earlier portrait ${who} did not look like itself, so follow its photos closely and change only ${who}`
+      : 'Likeness correction: an earlier portrait did not look like this pet, so follow the photo closely',
     ...corrections,
     note ? `The owner adds: "${note}"` : '',
   ]

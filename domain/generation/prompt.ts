@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import { petPhotosSentence, traitsSentence, type PetTraits } from '#domain/pets/pet-traits.ts'
 import { GUIDED_FIELD_MAX_LENGTH, guidedRecord } from './guided-fields.ts'
+import { petsSentence, type PortraitPet } from './portrait-pets.ts'
 
 export const PROMPT_MAX_LENGTH = 4000
 
@@ -37,6 +38,8 @@ export type ImagePromptInput = (
   traits?: PetTraits
   /** How many of the images are photos of the pet (a saved pet's photos), 1 when absent. */
   petPhotoCount?: number
+  /** A portrait of several pets: each in order, its photos leading the images in that order (issue 41). */
+  pets?: PortraitPet[]
 }
 
 export interface GuidedItem {
@@ -62,27 +65,39 @@ export function guidedItems(guided: GuidedOptions): GuidedItem[] {
 }
 
 export function buildImagePrompt(input: ImagePromptInput): string {
-  const sentences = [stylePhrase(input.style), petPhotosSentence(input.petPhotoCount ?? 1)]
+  const several = input.pets && input.pets.length > 1 ? input.pets : null
+  const sentences = [
+    stylePhrase(input.style),
+    several ? petsSentence(several) : petPhotosSentence(input.petPhotoCount ?? 1),
+  ]
   switch (input.mode) {
     case 'guide':
-      sentences.push(...guidedSentences(input.guided))
+      sentences.push(...guidedSentences(input.guided, several !== null))
       break
     case 'customize':
       sentences.push(
-        'Portray the pet from the first image, keeping its face, fur colours and markings recognisable.',
+        several
+          ? "Portray every one of the pets together, keeping each one's face, fur colours and markings recognisable."
+          : 'Portray the pet from the first image, keeping its face, fur colours and markings recognisable.',
         referenceSentence(input.referenceImageCount),
         labelled('Instructions', input.prompt),
       )
       break
     case 'template':
       sentences.push(
-        'Recreate the described scene with the pet from the first image, keeping it recognisable.',
+        several
+          ? 'Recreate the described scene with all of the pets together, keeping each of them recognisable.'
+          : 'Recreate the described scene with the pet from the first image, keeping it recognisable.',
         labelled('Scene', input.templatePrompt.trim() ? input.templatePrompt : input.prompt),
       )
       break
   }
-  if (input.traits) sentences.push(traitsSentence(input.traits))
-  sentences.push('One pet as the clear subject, high detail, no text, no watermark.')
+  if (input.traits && !several) sentences.push(traitsSentence(input.traits))
+  sentences.push(
+    several
+      ? `All ${several.length} pets together as the subjects, none left out, high detail, no text, no watermark.`
+      : 'One pet as the clear subject, high detail, no text, no watermark.',
+  )
   return sentences
     .filter((sentence) => sentence !== '')
     .map(endSentence)
@@ -109,7 +124,7 @@ export function isGeneratorStyle(style: string): style is GeneratorStyle {
   return (GENERATOR_STYLES as readonly string[]).includes(style)
 }
 
-function guidedSentences(guided: GuidedOptions): string[] {
+function guidedSentences(guided: GuidedOptions, several: boolean): string[] {
   const chosen = new Map(guidedItems(guided).map((item) => [item.key, item.value]))
   const top = chosen.get('clothingTop')
   const pants = chosen.get('clothingPants')
@@ -120,10 +135,16 @@ function guidedSentences(guided: GuidedOptions): string[] {
   const accessories = chosen.get('accessories')
   const action = chosen.get('action')
   const background = tidy(guided.background)
-  return [
+  const nature =
     guided.personification === 'yes'
-      ? 'Turn the pet from the first image into a personified, human-like character standing upright, keeping its face, fur colours and markings recognisable'
-      : 'Keep the pet from the first image a natural animal (not human-like), with its face, fur colours and markings recognisable',
+      ? several
+        ? "Turn each of the pets into a personified, human-like character standing upright, keeping each one's face, fur colours and markings recognisable"
+        : 'Turn the pet from the first image into a personified, human-like character standing upright, keeping its face, fur colours and markings recognisable'
+      : several
+        ? 'Keep every pet a natural animal (not human-like), each with its own face, fur colours and markings recognisable'
+        : 'Keep the pet from the first image a natural animal (not human-like), with its face, fur colours and markings recognisable'
+  return [
+    nature,
     outfit.length > 0 ? `Wearing ${outfit.join(', ')}` : '',
     accessories ? `Accessories: ${accessories}` : '',
     action ? `Action: ${action}` : '',

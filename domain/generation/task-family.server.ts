@@ -6,7 +6,8 @@ import { getStorage } from '#platform/storage.server.ts'
 import { recordImageGeneration } from '#domain/analytics/events.server.ts'
 import { getSystemConfig } from '#domain/credits/system-config.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
-import { imageTaskParamsSchema, type ImageTaskParams } from './image-task-params.ts'
+import { imageTaskParamsSchema, petsOf, type ImageTaskParams } from './image-task-params.ts'
+import { extraPetsCost } from './portrait-pets.ts'
 import type { LikenessFix } from './likeness-fix.ts'
 import { claimFreeFix } from './free-fixes.server.ts'
 import { frontOfUserQueue } from './queue-placement.server.ts'
@@ -104,6 +105,16 @@ async function derive(db: DB, { userId, clientAddress }: Requester, taskId: stri
   const rootTaskId = source.family_root_id ?? source.id
   // A re-roll or fix costs a standard version, so it is made at standard size (decision 0035).
   const { hdShortfallRefund: _paidForTheRun, ...parentParams } = readParams(source)
+  const petCount = petsOf(parentParams).length
+  if (derivation.kind === 'fix' && (derivation.fix.pet ?? 0) >= petCount) {
+    throw new HttpError(
+      400,
+      `This portrait has ${petCount === 1 ? 'one pet' : `${petCount} pets`}: say which one is off`,
+      {
+        field: 'pet',
+      },
+    )
+  }
   const params: ImageTaskParams = {
     ...parentParams,
     quality: 'standard',
@@ -124,7 +135,8 @@ async function derive(db: DB, { userId, clientAddress }: Requester, taskId: stri
     async cost(settings, tx) {
       await ensureFamily(tx, source, rootTaskId, settings.freeLikenessFixes)
       if (derivation.kind === 'fix' && (await claimFreeFix(tx, rootTaskId))) return 0
-      return settings.imageGenerationCreditCost
+      // A portrait of several pets costs them again (issue 41).
+      return settings.imageGenerationCreditCost + extraPetsCost(settings, petCount)
     },
     description:
       derivation.kind === 'reroll'

@@ -114,6 +114,10 @@ export async function completeTask(
           height: version.height ?? null,
           provider: version.provider ?? task.provider,
           model: version.model ?? null,
+          title: version.title?.text ?? null,
+          title_style: version.title?.style ?? null,
+          title_font: version.title?.font ?? null,
+          titled_key: version.title?.key ?? null,
         })),
       )
       .onConflict((conflict) =>
@@ -123,6 +127,10 @@ export async function completeTask(
           height: eb.ref('excluded.height'),
           provider: eb.ref('excluded.provider'),
           model: eb.ref('excluded.model'),
+          title: eb.ref('excluded.title'),
+          title_style: eb.ref('excluded.title_style'),
+          title_font: eb.ref('excluded.title_font'),
+          titled_key: eb.ref('excluded.titled_key'),
         })),
       )
       .execute()

@@ -21,44 +21,61 @@ export async function submitPaidTask(
   task: Omit<NewTask, 'id' | 'inputKeys' | 'cost'> & { cost: (settings: SystemSettings) => number },
   files: File[],
   {
-    petPhoto = false,
+    petPhotos = 0,
+    withTraits = (params, [traits]) => (traits ? { ...params, traits } : params),
     checked = [],
     typed,
-    petTraits,
+    petTraits = [],
   }: {
-    /** The first file is the pet photo: checked (domain/photo-check/) before anything is stored or charged. */
-    petPhoto?: boolean
+    /**
+     * How many of the first files are pet photos (one a pet): each checked (domain/photo-check/)
+     * before anything is stored or charged.
+     */
+    petPhotos?: number
+    /** The params with what the checks saw of each pet photo, in order (by default the first's, as `traits`). */
+    withTraits?: (params: NewTask['params'], traits: (PetTraits | undefined)[]) => NewTask['params']
     /** Images already checked (a saved pet's photos), stored first. */
     checked?: StagedImage[]
     /** The free text the user typed, moderated with the uploads (domain/moderation/) before any cost. */
     typed: string
-    /** A saved pet's traits, which go into the prompt too: moderated with the typed text. */
-    petTraits?: PetTraits
+    /** Saved pets' traits, which go into the prompt too: moderated with the typed text. */
+    petTraits?: PetTraits[]
   },
 ) {
   await refuseUnpayable(db, task)
   const uploads: StagedImage[] = [...checked]
-  let firstBytes: Buffer | undefined
+  const originals: Buffer[] = []
   for (const file of files) {
     const { original, ...image } = await normalizeUploadedFile(file)
-    firstBytes ??= original
+    originals.push(original)
     uploads.push(image)
   }
   // After the uploads were sniffed (a file that is no image is refused as such), before any cost:
-  // the photo check and moderation, side by side (each a remote call of its own). Every text that
-  // reaches the prompt is moderated: the typed text, a saved pet's traits, then what the vision
-  // model read off the photo (a photo can carry words meant for the prompt).
-  const [check] = await Promise.all([
-    petPhoto && firstBytes ? requirePetPhoto(db, firstBytes) : undefined,
+  // the photo checks and moderation, side by side (each a remote call of its own). Every text that
+  // reaches the prompt is moderated: the typed text, saved pets' traits, then what the vision model
+  // read off each pet photo (a photo can carry words meant for the prompt).
+  const [checks] = await Promise.all([
+    Promise.all(originals.slice(0, petPhotos).map((bytes) => requirePetPhoto(db, bytes))),
     requireModeratedInputs({
       text: typed,
-      fields: petTraits ? traitFields(petTraits, () => 'petId', savedPetRefusal) : [],
+      fields: petTraits.flatMap((traits) => traitFields(traits, () => 'petId', savedPetRefusal)),
       photos: uploads.map((upload) => upload.bytes),
     }),
   ])
-  if (check?.traits) {
-    await requireModeratedInputs({ fields: traitFields(check.traits, () => 'images', seenTraitsRefusal) })
-    task = { ...task, params: { ...task.params, traits: check.traits } }
+  const seen = checks.flatMap((check) => (check.traits ? [check.traits] : []))
+  if (seen.length > 0) {
+    await requireModeratedInputs({
+      fields: seen.flatMap((traits) => traitFields(traits, () => 'images', seenTraitsRefusal)),
+    })
+  }
+  if (checks.length > 0) {
+    task = {
+      ...task,
+      params: withTraits(
+        task.params,
+        checks.map((check) => check.traits),
+      ),
+    }
   }
 
   const id = randomUUID()

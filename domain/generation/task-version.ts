@@ -4,6 +4,8 @@
  * completeTask keeps it as a task_versions row, the task reads give it back as it was kept, and
  * user-tasks.server.ts turns it into the page's TaskImage (task-view.ts): two conversions.
  */
+import type { VersionTitle } from '#domain/titles/title-options.ts'
+
 export interface TaskVersion {
   index: number
   key: string
@@ -13,6 +15,8 @@ export interface TaskVersion {
   /** Who made it and with which model (decisions 0033, 0036); null when not recorded (older versions). */
   provider: string | null
   model: string | null
+  /** The title set on it and its titled copy's file (issue 41); null without one. */
+  title: (VersionTitle & { key: string }) | null
 }
 
 /**

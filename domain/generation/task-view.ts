@@ -1,5 +1,6 @@
 import type { TaskKind, TaskSource, TaskStatus } from '#platform/db-schema.ts'
 import type { PrintReadiness } from '#domain/media/print-readiness.ts'
+import type { VersionTitle } from '#domain/titles/title-options.ts'
 
 /** Results (and failed tasks' uploads) are kept this long, then expire_media removes them. */
 export const MEDIA_RETENTION_DAYS = 10
@@ -33,6 +34,8 @@ export interface TaskView {
   refunds: string[]
   /** The saved pet's or template's name, for download names; null for neither. */
   subject: string | null
+  /** Image tasks of several pets: each pet's name (or "Pet 2"), in order, for the likeness fix's "which pet" (issue 41). */
+  pets?: string[]
   description: string
   createdAt: string
   submittedAt: string
@@ -41,7 +44,11 @@ export interface TaskView {
 /** One delivered version of an image task; `index` counts from 0. Sizes are unknown for results made before versions. */
 export interface TaskImage {
   index: number
+  /** The version as the pages show it: with its title when it has one (issue 41). */
   url: string
+  /** A titled version's file without the title. */
+  plainUrl?: string
+  title?: VersionTitle
   width: number | null
   height: number | null
   /** How large it prints (decision 0035); null when its size is unknown. */

@@ -11,6 +11,8 @@ import type { TaskImage, TaskView } from '#domain/generation/task-view.ts'
 import type { TaskVersion } from '#domain/generation/task-version.ts'
 import { UPSCALE_FALLBACK } from '#domain/generation/upscale-params.ts'
 import { isTaskId, requireOwnTask } from './own-task.server.ts'
+import { imageTaskParamsSchema } from './image-task-params.ts'
+import { petLabel } from './portrait-pets.ts'
 
 /**
  * What routes do with a user's generation tasks: the reads behind the task API, the sidebar and
@@ -45,13 +47,14 @@ export function selectTasksWithQueue(db: DB) {
 }
 
 /**
- * What a task's downloads are named after: the saved pet's name, else the template's, else null
+ * What a task's downloads are named after: the saved pet's name (several pets' joined), else the template's, else null
  * (the file is then named after the task id).
  */
 const subjectColumn = (taskId: ReturnType<typeof sql.ref>) =>
   sql<string | null>`(
     SELECT coalesce(
       (SELECT p.name FROM pets p WHERE p.id::text = g.params->>'petId'),
+      (SELECT string_agg(pet->>'name', ' & ') FROM jsonb_array_elements(g.params->'pets') pet WHERE pet ? 'name'),
       (SELECT tp.name FROM templates tp WHERE tp.id::text = g.params->>'templateId')
     ) FROM generation_tasks g WHERE g.id = ${taskId}
   )`.as('subject')
@@ -60,16 +63,25 @@ const subjectColumn = (taskId: ReturnType<typeof sql.ref>) =>
 const taskVersionsColumn = (taskId: ReturnType<typeof sql.ref>) =>
   sql<TaskVersion[]>`coalesce((
     SELECT json_agg(json_build_object('index', v.version_index, 'key', v.key, 'width', v.width, 'height', v.height,
-                                      'provider', v.provider, 'model', v.model)
+                                      'provider', v.provider, 'model', v.model,
+                                      'title', CASE WHEN v.titled_key IS NULL THEN NULL ELSE json_build_object(
+                                        'text', v.title, 'style', v.title_style, 'font', v.title_font, 'key', v.titled_key
+                                      ) END)
                     ORDER BY v.version_index)
     FROM task_versions v WHERE v.task_id = ${taskId}
   ), '[]'::json)`.as('versions')
 
-/** A task's versions as the task and history answers give them (`images`, index from 0). */
+/**
+ * A task's versions as the task and history answers give them (`images`, index from 0); a titled
+ * version's `url` is its titled copy (what the pages show), `plainUrl` the version without it.
+ */
 const versionViews = (versions: TaskVersion[]): TaskImage[] =>
-  versions.map(({ index, key, width, height, provider, model }) => ({
+  versions.map(({ index, key, width, height, provider, model, title }) => ({
     index,
-    url: mediaUrl(key) ?? '',
+    url: mediaUrl(title?.key ?? key) ?? '',
+    ...(title
+      ? { plainUrl: mediaUrl(key) ?? '', title: { text: title.text, style: title.style, font: title.font } }
+      : {}),
     width,
     height,
     print: width && height ? printReadiness(width, height) : null,
@@ -122,11 +134,12 @@ export function toTaskView(task: TaskWithQueue): TaskView {
     maxConcurrentTasks: task.kind === 'image' ? env.IMAGE_CONCURRENCY : env.VIDEO_CONCURRENCY,
     result: url
       ? task.kind === 'image'
-        ? { imageUrl: url, print: favourite?.print ?? null }
+        ? { imageUrl: favourite?.url ?? url, print: favourite?.print ?? null }
         : { videoUrl: url }
       : null,
     parentTaskId: task.parent_task_id,
     ...(task.kind === 'image' ? { images, variants: task.variants, favouriteIndex: task.favourite_index } : {}),
+    ...(task.kind === 'image' ? petNames(task.params) : {}),
     error: task.error,
     refunds: task.refunds,
     subject: task.subject,
@@ -134,6 +147,13 @@ export function toTaskView(task: TaskWithQueue): TaskView {
     createdAt: task.created_at.toISOString(),
     submittedAt: task.created_at.toISOString(),
   }
+}
+
+/** A portrait of several pets: their names in order; nothing for one pet. */
+function petNames(params: unknown): { pets?: string[] } {
+  const parsed = imageTaskParamsSchema.safeParse(params)
+  const pets = parsed.success ? parsed.data.pets : undefined
+  return pets ? { pets: pets.map(petLabel) } : {}
 }
 
 /** The user's own task of that kind, or null (someone else's task is as unknown as a missing one). */
@@ -164,7 +184,7 @@ export async function listHistory(db: DB, userId: string, kind: TaskKind, query:
   const [{ total }, rows] = await Promise.all([
     completed.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     completed
-      .select(['id', 'source', 'result_key', 'created_at', 'expires_at', 'favourite_index'])
+      .select(['id', 'source', 'result_key', 'created_at', 'expires_at', 'favourite_index', 'params'])
       .select(taskVersionsColumn(sql.ref('generation_tasks.id')))
       .select(subjectColumn(sql.ref('generation_tasks.id')))
       .orderBy('created_at', 'desc')
@@ -176,15 +196,22 @@ export async function listHistory(db: DB, userId: string, kind: TaskKind, query:
   const items = rows.map((row) => ({
     id: row.id,
     source: row.source,
-    url: mediaUrl(row.result_key),
+    url: favouriteUrl(row),
     images: versionViews(row.versions),
     favouriteIndex: row.favourite_index,
     subject: row.subject,
+    ...petNames(row.params),
     createdAt: row.created_at.toISOString(),
     expiresAt: row.expires_at?.toISOString() ?? null,
   }))
   const pagination = { total, page: query.page, limit: query.limit, pages: Math.ceil(total / query.limit) }
   return { items, pagination }
+}
+
+/** The favourite's file as the pages show it: its titled copy when it has one. */
+function favouriteUrl(row: { result_key: string | null; versions: TaskVersion[]; favourite_index: number }) {
+  const favourite = row.versions.find((version) => version.index === row.favourite_index)
+  return mediaUrl(favourite?.title?.key ?? row.result_key)
 }
 
 export type HistoryItem = Awaited<ReturnType<typeof listHistory>>['items'][number]
@@ -194,7 +221,8 @@ export type HistoryItem = Awaited<ReturnType<typeof listHistory>>['items'][numbe
  * the copies its share pages serve (decision 0037), which go with the task.
  */
 export const madeKeysColumn = sql<string[]>`ARRAY(
-  SELECT v.key FROM task_versions v WHERE v.task_id = generation_tasks.id
+  SELECT k FROM task_versions v, unnest(ARRAY[v.key, v.titled_key]) AS k
+  WHERE v.task_id = generation_tasks.id AND k IS NOT NULL
   UNION ALL
   SELECT k FROM share_pages s, unnest(ARRAY[s.image_key, s.card_key]) AS k WHERE s.task_id = generation_tasks.id
 )`.as('made_keys')

@@ -88,3 +88,27 @@ function sizeWords(size: PrintSize): string {
 }
 
 const tenths = (value: number) => Math.floor(value * 10) / 10
+
+/** What a print shop may trim from each edge, as a share of the short edge. */
+const TRIM_MARGIN = 0.03
+
+/**
+ * The part of a `widthPx`×`heightPx` image that every standard size keeps (issue 41: a title is set
+ * inside it): the crops above are centred and take the image's orientation, so the area is the
+ * intersection of those centred crops, less a trim margin on every edge. Whole pixels.
+ */
+export function printSafeArea(widthPx: number, heightPx: number) {
+  const portrait = widthPx <= heightPx
+  let width = widthPx
+  let height = heightPx
+  for (const [a, b] of STANDARD_SIZES) {
+    const [w, h] = portrait ? [a, b] : [b, a]
+    const scale = Math.min(widthPx / w, heightPx / h)
+    width = Math.min(width, w * scale)
+    height = Math.min(height, h * scale)
+  }
+  const margin = Math.ceil(Math.min(widthPx, heightPx) * TRIM_MARGIN)
+  const left = Math.ceil((widthPx - width) / 2) + margin
+  const top = Math.ceil((heightPx - height) / 2) + margin
+  return { left, top, width: widthPx - 2 * left, height: heightPx - 2 * top }
+}

@@ -26,16 +26,21 @@ export function traitTexts(traits: PetTraits): { name: 'species' | 'breed' | 'co
 
 /** One sentence for the prompt, e.g. "The pet is a dog (border collie) with black and white fur; markings: a white blaze". */
 export function traitsSentence(traits: PetTraits): string {
+  const phrase = traitsPhrase(traits)
+  return phrase ? `The pet is ${phrase}; keep these exactly` : ''
+}
+
+/** What the pet looks like, e.g. "a dog (border collie) with black and white fur; markings: a white blaze"; '' without a species. */
+export function traitsPhrase(traits: PetTraits): string {
   const species = oneLine(traits.species)
   if (!species) return ''
   const breed = oneLine(traits.breed)
   const colours = traits.colours.map(oneLine).filter(Boolean)
   const markings = traits.markings.map(oneLine).filter(Boolean)
   return [
-    `The pet is a ${species}${breed ? ` (${breed})` : ''}`,
+    `a ${species}${breed ? ` (${breed})` : ''}`,
     colours.length > 0 ? ` with ${listed(colours)} fur` : '',
     markings.length > 0 ? `; markings: ${markings.join(', ')}` : '',
-    '; keep these exactly',
   ].join('')
 }
 

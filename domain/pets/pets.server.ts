@@ -259,6 +259,7 @@ const listed = (text: string) =>
     .filter(Boolean)
 
 export interface PetInputs {
+  name: string
   traits: PetTraits
   /** The photos' bytes, in order, ready to be stored again under a task. */
   images: StagedImage[]
@@ -277,6 +278,7 @@ export async function petGenerationInputs(db: DB, userId: string, petId: string)
   }
   if (images.length === 0) throw tooFewPhotos()
   return {
+    name: pet.name,
     traits: { species: pet.species, breed: pet.breed, colours: listed(pet.colours), markings: listed(pet.markings) },
     images,
   }

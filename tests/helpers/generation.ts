@@ -40,16 +40,21 @@ export function photoFile(bytes: Buffer, name = 'pet.jpg', type = 'image/jpeg') 
   return new File([new Uint8Array(bytes)], name, { type })
 }
 
-/** A multipart POST /api/async-image/generate: `images` in order, then the text fields. */
-function generateRequest(token: string | undefined, images: File[], fields: Record<string, string> = {}) {
+/** A form's fields: a list is sent as the field repeated, in order (`petIds`, `petPhotos`). */
+type GenerationFields = Record<string, string | (string | File)[]>
+
+/** A multipart POST /api/async-image/generate: `images` in order, then the other fields. */
+function generateRequest(token: string | undefined, images: File[], fields: GenerationFields = {}) {
   const form = new FormData()
   for (const image of images) form.append('images', image)
-  for (const [name, value] of Object.entries({ style: 'general', ...fields })) form.append(name, value)
+  for (const [name, value] of Object.entries({ style: 'general', ...fields })) {
+    for (const item of Array.isArray(value) ? value : [value]) form.append(name, item)
+  }
   return makeRequest('/api/async-image/generate', { method: 'POST', token, body: form })
 }
 
 /** Submits through the real API route; answers the status and the JSON body. */
-export async function submitGeneration(token: string | undefined, images: File[], fields: Record<string, string> = {}) {
+export async function submitGeneration(token: string | undefined, images: File[], fields: GenerationFields = {}) {
   const response = await callRoute(generate, generateRequest(token, images, fields))
   return { status: response.status, body: await response.json() }
 }

@@ -122,7 +122,15 @@ describe('POST /api/async-image/generate', () => {
       async () => Array.from({ length: 7 }, () => photoFile(Buffer.alloc(100, 1))),
       { prompt: 'many' },
       400,
-      'At most 6 files',
+      'Upload the pet photo and at most 5 reference images',
+    ],
+    [
+      // A photo for each of four pets and five references are the most one form carries (issue 41).
+      'ten files',
+      async () => Array.from({ length: 10 }, () => photoFile(Buffer.alloc(100, 1))),
+      { prompt: 'many' },
+      400,
+      'At most 9 files',
     ],
     ['an unknown style', async () => [photoFile(await petPhoto())], { style: 'cubism' }, 400, 'Unknown style'],
     ['a 100 KB prompt', async () => [photoFile(await petPhoto())], { prompt: 'a'.repeat(100 * 1024) }, 413, 'too long'],

@@ -164,6 +164,15 @@ const routes: RouteCase[] = [
   { file: 'api.image.update-case.ts', guard: 'manageGallery', path: '/api/image/update-case', calls: ['POST'] },
   { file: 'api.payment.checkout.ts', guard: 'signed-in', path: '/api/payment/checkout', calls: ['POST'] },
   { file: 'api.pets.ts', guard: 'signed-in', path: '/api/pets', calls: ['GET', 'POST'] },
+  { file: 'api.titles.ts', guard: 'public' },
+  { file: 'api.titles.preview.ts', guard: 'signed-in', path: '/api/titles/preview?title=Rex', calls: ['GET'] },
+  {
+    file: 'api.async-image.task.$id.title.ts',
+    guard: 'signed-in',
+    path: `/api/async-image/task/${anId}/title`,
+    params: { id: anId },
+    calls: ['PUT'],
+  },
   {
     file: 'api.pets.$id.ts',
     guard: 'signed-in',
@@ -271,6 +280,7 @@ const routes: RouteCase[] = [
   { file: 'robots[.]txt.ts', guard: 'public' },
   { file: 'sitemap[.]xml.ts', guard: 'public' },
   { file: 'shares.tsx', guard: 'signed-in', path: '/shares', calls: ['GET', 'POST'] },
+  { file: 'title-preview.tsx', guard: 'signed-in', path: '/title-preview?title=Rex', calls: ['GET'] },
   { file: 'system-status.tsx', guard: 'viewSystemStatus', path: '/system-status', calls: ['GET'] },
   { file: 'unsubscribe.tsx', guard: 'public' },
   { file: 'update-case.tsx', guard: 'manageGallery', path: '/update-case', calls: ['GET', 'POST'] },

@@ -61,6 +61,8 @@ export interface GenerationProducer {
     context: GenerationContext,
     versions: number[],
   ): Promise<GeneratedImages | CheckAgain>
+  /** What the kind adds to its stored versions before the task completes (an image's title). */
+  finishVersions?(task: GenerationTask, versions: DeliveredVersion[]): Promise<DeliveredVersion[]>
 }
 
 const payloadSchema = z.object({ taskId: z.string().uuid() })
@@ -173,16 +175,17 @@ async function runAttempt(taskId: string, helpers: JobHelpers, producer: Generat
 async function finish(
   task: GenerationTask,
   delivered: DeliveredVersion[],
-  producer: Pick<GenerationProducer, 'hdLongEdge'>,
+  producer: Pick<GenerationProducer, 'hdLongEdge' | 'finishVersions'>,
   shortfall?: RefundReason,
 ) {
   const db = getDb()
-  if (await completeTask(db, task.id, delivered, { missingReason: shortfall, hdLongEdge: producer.hdLongEdge })) {
+  const versions = producer.finishVersions ? await producer.finishVersions(task, delivered) : delivered
+  if (await completeTask(db, task.id, versions, { missingReason: shortfall, hdLongEdge: producer.hdLongEdge })) {
     observeTaskFinished(task, 'completed')
     return
   }
-  for (const { key } of delivered) {
-    if (await isResultOrphaned(db, task.id, key)) await getStorage().delete(key)
+  for (const { key, title } of versions) {
+    if (await isResultOrphaned(db, task.id, key)) await getStorage().deleteMany([key, ...(title ? [title.key] : [])])
   }
 }
 

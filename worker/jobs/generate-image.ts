@@ -1,4 +1,13 @@
-import { correctionsFor, imageTaskParamsSchema, promptInputFor } from '#domain/generation/image-task-params.ts'
+import {
+  correctionsFor,
+  imageTaskParamsSchema,
+  petsOf,
+  promptInputFor,
+  type ImageTaskParams,
+} from '#domain/generation/image-task-params.ts'
+import type { DeliveredVersion } from '#domain/generation/task-version.ts'
+import { storeTitledCopy } from '#domain/titles/titled-copy.server.ts'
+import { getLogger } from '#platform/logger.server.ts'
 import { imageChainFromEnv } from '#worker/providers/from-env.ts'
 import { generateWithFailover, type ProviderChain } from '#worker/providers/failover.ts'
 import { getDb } from '#platform/db.server.ts'
@@ -29,13 +38,44 @@ export function imageGeneration(source: ImageProvider | ProviderChain, beforeReq
         .filter(Boolean)
         .join(' ')
       const guided = params.mode === 'customize' ? null : params.guided
-      const request = { images, prompt, style: params.style, guided, seed: params.seed, quality: params.quality }
+      const request = {
+        images,
+        petPhotoCounts: petsOf(params).map((pet) => pet.photoCount),
+        prompt,
+        style: params.style,
+        guided,
+        seed: params.seed,
+        quality: params.quality,
+      }
       return generateWithFailover(getDb(), chain, request, versions, context, {
         taskId: task.id,
         userId: task.user_id,
       })
     },
+    finishVersions: (task, versions) => {
+      const parsed = imageTaskParamsSchema.safeParse(task.params)
+      return parsed.success ? withTitles(task.id, parsed.data, versions) : Promise.resolve(versions)
+    },
   }
+}
+
+/**
+ * The title the run asked for, set on each version before the task completes (issue 41). A version
+ * the title cannot be set on (it was checked drawable when paid for) is delivered plain, never failed.
+ */
+async function withTitles(taskId: string, params: ImageTaskParams, versions: DeliveredVersion[]) {
+  const title = params.title
+  if (!title) return versions
+  const titled: DeliveredVersion[] = []
+  for (const version of versions) {
+    try {
+      titled.push({ ...version, title: { ...title, key: await storeTitledCopy(version.key, title) } })
+    } catch (error) {
+      getLogger().warn({ taskId, index: version.index, err: error }, 'the title could not be set; delivered plain')
+      titled.push(version)
+    }
+  }
+  return titled
 }
 
 export const generateImage = generationJobHandler({

@@ -21,8 +21,10 @@ export type { VideoAspectRatio, VideoResolution } from '#domain/generation/video
 export type { VideoQuality } from '#domain/generation/video-generation-form.ts'
 
 export interface ImageRequest {
-  /** The pet photo first, then up to five reference images (Customize mode). */
+  /** The pets' photos first (each pet's in turn), then up to five reference images (Customize mode). */
   images: ImageInput[]
+  /** How many of the leading images belong to each pet, in order (issue 41); absent: one pet, one photo. */
+  petPhotoCounts?: number[]
   /** The final prompt sent to a model (already built from guided options when in Guide mode). */
   prompt: string
   /** Generator style: general | fashion_female | fashion_male | template. */

@@ -14,6 +14,7 @@ import { ProviderError } from '../types.ts'
 import type { GeneratedMedia, ImageProvider, ImageRequest, ProviderContext } from '../types.ts'
 import { imageFromBase64 } from './image-bytes.ts'
 import { postImageCall } from './image-call.ts'
+import { GEMINI_MAX_IMAGES } from '#domain/generation/provider-image-limits.ts'
 import { makeEachVersion } from './versions.ts'
 
 export interface GeminiImageConfig {
@@ -93,6 +94,7 @@ export function createGeminiImageProvider(config: GeminiImageConfig): ImageProvi
   async function generateOne(request: ImageRequest, context: ProviderContext): Promise<GeneratedMedia> {
     const { answer, http } = await postImageCall(request, context, config, {
       service: SERVICE,
+      maxImages: GEMINI_MAX_IMAGES,
       endpoint,
       headers: { 'x-goog-api-key': config.apiKey, 'content-type': 'application/json' },
       body: () => JSON.stringify(requestBody(request)),

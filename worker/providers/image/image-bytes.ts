@@ -8,6 +8,23 @@ export function petPhoto(request: ImageRequest): ImageInput {
   return photo
 }
 
+/** Each pet's first photo, in order (issue 41): the pets' photos lead the images, `petPhotoCounts` apiece. */
+export function petPhotos(request: ImageRequest): ImageInput[] {
+  const first = petPhoto(request)
+  const counts = request.petPhotoCounts ?? [1]
+  const starts = counts.map((_, index) => counts.slice(0, index).reduce((sum, count) => sum + count, 0))
+  return starts.map((start) => request.images[start] ?? first)
+}
+
+/** A request over the provider's documented image limit is final bad input (the web refuses it first). */
+export function refuseOverImageLimit(request: ImageRequest, service: string, most: number) {
+  if (request.images.length > most) {
+    throw new ProviderError(`${service} takes at most ${most} images; this request has ${request.images.length}.`, {
+      retryable: false,
+    })
+  }
+}
+
 /** The image type told by the file's first bytes, or null when it is none we accept. */
 function sniffImageMimeType(bytes: Uint8Array): ImageMimeType | null {
   const startsWith = (signature: number[], offset = 0) =>

@@ -1,6 +1,6 @@
 import { requestJson, type HttpCallOptions } from '../http.ts'
 import type { ImageRequest, ProviderContext } from '../types.ts'
-import { petPhoto } from './image-bytes.ts'
+import { petPhoto, refuseOverImageLimit } from './image-bytes.ts'
 
 /** The provider's key, how long one call may take (default 300 000 ms), and how long until no answer is a stall. */
 interface CallConfig {
@@ -15,10 +15,12 @@ interface ImageCall {
   headers: Record<string, string>
   /** Built once the request is known to carry a pet photo. */
   body: () => BodyInit
+  /** The most input images the service takes (domain/generation/provider-image-limits.ts). */
+  maxImages: number
 }
 
 /**
- * How a remote image provider's call starts: the pet photo checked, 10 % reported, the request
+ * How a remote image provider's call starts: the pet photo and the image limit checked, 10 % reported, the request
  * posted. Answers the answer and the call's options, which reading its errors needs.
  */
 export async function postImageCall(
@@ -28,6 +30,7 @@ export async function postImageCall(
   call: ImageCall,
 ) {
   petPhoto(request)
+  refuseOverImageLimit(request, call.service, call.maxImages)
   const http: HttpCallOptions = {
     service: call.service,
     timeoutMs: config.timeoutMs ?? 300_000,

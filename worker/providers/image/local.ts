@@ -7,11 +7,13 @@
  * Each version is its own seed: version 0 as described, the others with the photo mirrored every
  * other version and the backdrop's hue turned, so the versions of one run differ at a glance. A
  * re-roll's seed shifts both, so it differs from the run it came from.
+ * Several pets (issue 41) share the frame: each pet's first photo takes its own part of it (side by
+ * side for two or three, a 2×2 grid for four), in the order given.
  */
 import sharp from 'sharp'
 import { ProviderError } from '../types.ts'
 import type { GeneratedMedia, ImageProvider, ImageRequest, ProviderContext } from '../types.ts'
-import { petPhoto } from './image-bytes.ts'
+import { petPhotos } from './image-bytes.ts'
 import { makeEachVersion } from './versions.ts'
 import { frameLayer, PHOTO, photoMask, topLayer } from './local/decorations.ts'
 import { lookFor } from './local/looks.ts'
@@ -40,7 +42,11 @@ async function render(request: ImageRequest, version: number, context: ProviderC
   const look = lookFor(request.style)
   await context.onProgress(5)
   const seed = request.seed ?? 0
-  const photo = await framedPhoto(petPhoto(request).bytes, look, (version + seed) % 2 === 1)
+  const photo = await framedPhoto(
+    petPhotos(request).map((input) => input.bytes),
+    look,
+    (version + seed) % 2 === 1,
+  )
   await checkpoint(context, 50)
   const hueTurn = (version * HUE_STEP + seed) % 360
 
@@ -63,18 +69,53 @@ async function render(request: ImageRequest, version: number, context: ProviderC
   return { bytes, mimeType: 'image/png' }
 }
 
-/** The photo cropped to the frame's square, recoloured, and cut to the frame's shape. */
-async function framedPhoto(input: Buffer, look: Look, mirrored: boolean): Promise<Buffer> {
-  let square: Buffer
+/** Where each of `count` pets sits in the frame's square: columns for two or three, a 2×2 grid for four. */
+function cells(count: number) {
+  const columns = count === 4 ? 2 : count
+  const rows = count === 4 ? 2 : 1
+  const width = Math.floor(PHOTO.size / columns)
+  const height = Math.floor(PHOTO.size / rows)
+  return Array.from({ length: count }, (_, index) => ({
+    left: (index % columns) * width,
+    top: Math.floor(index / columns) * height,
+    width: index % columns === columns - 1 ? PHOTO.size - (columns - 1) * width : width,
+    height: Math.floor(index / columns) === rows - 1 ? PHOTO.size - (rows - 1) * height : height,
+  }))
+}
+
+/** One photo cropped to `width`×`height`: around its most interesting part for the whole frame, its centre for a pet's share of it. */
+async function cropped(input: Buffer, look: Look, mirrored: boolean, width: number, height: number) {
+  const position = width === height ? sharp.strategy.attention : 'centre'
   try {
-    square = await sharp(input, { failOn: 'error' })
+    return await sharp(input, { failOn: 'error' })
       .rotate() // honour the camera's orientation tag
       .flop(mirrored)
       .flatten({ background: look.paper }) // transparent PNGs sit on the label colour
-      .resize(PHOTO.size, PHOTO.size, { fit: 'cover', position: sharp.strategy.attention })
+      .resize(width, height, { fit: 'cover', position })
       .toBuffer()
   } catch (error) {
     throw new ProviderError('The pet photo could not be read as an image.', { retryable: false, cause: error })
+  }
+}
+
+/** The pets' photos cropped into the frame's square, recoloured, and cut to the frame's shape. */
+async function framedPhoto(inputs: Buffer[], look: Look, mirrored: boolean): Promise<Buffer> {
+  let square: Buffer
+  if (inputs.length === 1) {
+    square = await cropped(inputs[0], look, mirrored, PHOTO.size, PHOTO.size)
+  } else {
+    // Mirrored versions mirror each pet in its own place: the order stays the order asked for.
+    const parts = await Promise.all(
+      cells(inputs.length).map(async (cell, index) => ({
+        input: await cropped(inputs[index], look, mirrored, cell.width, cell.height),
+        left: cell.left,
+        top: cell.top,
+      })),
+    )
+    square = await sharp({ create: { width: PHOTO.size, height: PHOTO.size, channels: 3, background: look.paper } })
+      .composite(parts)
+      .png()
+      .toBuffer()
   }
   // Separate pipelines: sharp runs one pipeline's operations in its own fixed order, not call order.
   const treated = await look.treat(sharp(square), PHOTO.size).png().toBuffer()

@@ -15,6 +15,7 @@ import { ProviderError } from '../types.ts'
 import { versionsOf, type ImageProvider, type ImageRequest } from '../types.ts'
 import { imageFromBase64 } from './image-bytes.ts'
 import { postImageCall } from './image-call.ts'
+import { OPENAI_MAX_IMAGES } from '#domain/generation/provider-image-limits.ts'
 
 export interface OpenAiImageConfig {
   apiKey: string
@@ -53,6 +54,7 @@ export function createOpenAiImageProvider(config: OpenAiImageConfig): ImageProvi
     async generate(request, context) {
       const { answer, http } = await postImageCall(request, context, config, {
         service: SERVICE,
+        maxImages: OPENAI_MAX_IMAGES,
         endpoint,
         headers: { authorization: `Bearer ${config.apiKey}` },
         body: () => editForm(request, model, request.quality === 'hd' ? `${OPENAI_HD_EDGE}x${OPENAI_HD_EDGE}` : size),
