@@ -77,6 +77,7 @@ test('a superadmin PUT answers message and settings, and the new costs apply at 
     referralCredits: 20,
     referralMaxPerMonth: 10,
     printMarkup: 1.6,
+    extraPetCost: 1,
   })
 
   // Registration reads the bonus from the saved configuration.
