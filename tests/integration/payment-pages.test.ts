@@ -208,6 +208,8 @@ describe('/payment-review', () => {
       hdImageCost: 7,
       referralCredits: 20,
       referralMaxPerMonth: 10,
+      printMarkup: 1.6,
+      extraPetCost: 1,
     })
   })
 })

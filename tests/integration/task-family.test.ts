@@ -253,6 +253,7 @@ test("system config: a PUT with the spec's four fields answers as before and kee
     upscaleCost: 2,
     referralCredits: 20,
     referralMaxPerMonth: 10,
+    printMarkup: 1.6,
     extraPetCost: 1,
   })
   expect((await put({ ...four, freeLikenessFixes: -1 })).body).toEqual({
