@@ -464,7 +464,8 @@ export async function startProdigiFake(options: ProdigiFakeOptions = {}): Promis
     match?: (r: { method: string; path: string }) => boolean
   } | null = null
   let refuseCancel = false
-  let sequence = 840_000
+  // A real lab never gives two orders one id: each fake starts its ids where no earlier one did.
+  let sequence = 100_000 * (1 + Math.floor(Math.random() * 9_000))
   const nextId = (prefix: string) => `${prefix}_${++sequence}`
   let baseUrl = ''
 
