@@ -220,7 +220,9 @@ describe('the shared rate limit', () => {
       expect(outcome.reason.retryAfterMs).toBeGreaterThan(55_000)
       expect(outcome.reason.retryAfterMs).toBeLessThanOrEqual(61_000 - 2_500)
     }
-    const sent = await db.selectFrom('provider_requests').select('sent_at').where('provider', '=', provider).execute()
+    const { rows: sent } = await sql<{ sent_at: Date }>`
+      SELECT sent_at FROM provider_requests WHERE provider = ${provider}
+    `.execute(db)
     expect(sent).toHaveLength(rpm)
     const lastOfFull = Math.max(...full.map((row) => row.sent_at.getTime()))
     for (const row of sent) expect(row.sent_at.getTime() - lastOfFull).toBeGreaterThanOrEqual(61_000)
