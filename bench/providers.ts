@@ -1,6 +1,7 @@
-// Issue 13's figures: generation bound by a remote provider, against the OpenAI fake answering in
-// 5 s. (a) two worker processes sharing IMAGE_PROVIDER_RPM=120 (the fake enforces 120 too), 240
-// tasks from 24 users; (b) one worker process, no limit, IMAGE_CONCURRENCY=16; (c) sign-up email
+// Issue 13's and 42's figures: generation bound by a remote provider, against the OpenAI fake
+// answering in 5 s. (a) two worker processes sharing IMAGE_PROVIDER_RPM=60 (the fake enforces 60
+// over a sliding minute too), 120 tasks from 24 users, against the ideal time the limit and the
+// workers' slots allow; (b) one worker process, no limit, IMAGE_CONCURRENCY=16; (c) sign-up email
 // latency while (a) keeps every generation slot busy.
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
@@ -14,7 +15,7 @@ import { percentile, round, startProcess } from './lib.ts'
 type BenchDatabase = { db: DB; url: string }
 
 const ANSWER_MS = 5_000
-const LIMITED = { rpm: 120, tasks: 240, users: 24, workers: 2 }
+const LIMITED = { rpm: 60, tasks: 120, users: 24, workers: 2, concurrency: 16 }
 const UNLIMITED = { tasks: 320, users: 64, concurrency: 16 }
 const EMAIL_EVERY_MS = 1_000
 
@@ -32,7 +33,10 @@ export async function benchProviderBound({ db, url }: BenchDatabase) {
         async () =>
           Promise.all(
             Array.from({ length: LIMITED.workers }, () =>
-              startWorker(env, limited, { IMAGE_PROVIDER_RPM: String(LIMITED.rpm) }),
+              startWorker(env, limited, {
+                IMAGE_PROVIDER_RPM: String(LIMITED.rpm),
+                IMAGE_CONCURRENCY: String(LIMITED.concurrency),
+              }),
             ),
           ),
         { emailsTo: path.join(dataDir, 'outbox') },
@@ -45,9 +49,14 @@ export async function benchProviderBound({ db, url }: BenchDatabase) {
       ])
       await unlimited.close()
 
+      // From the provider's first request to the last task finished: submitting is not the limit's.
+      const tookMs = a.finishedAt - Math.min(...limited.arrivals)
+      const idealMs = idealTime(LIMITED.tasks, LIMITED.rpm, LIMITED.workers * LIMITED.concurrency, ANSWER_MS)
       return {
-        [`(a) tasks/min, 2 workers, RPM ${LIMITED.rpm} (target >= ${0.95 * LIMITED.rpm})`]: round(a.perMinute, 1),
-        '(a) most requests the provider saw in any 60 s (<= 120)': mostInAnyWindow(limited.arrivals),
+        [`(a) seconds for ${LIMITED.tasks} tasks, 2 workers, RPM ${LIMITED.rpm} / ideal`]: `${round(tookMs / 1000, 1)} / ${round(idealMs / 1000, 1)}`,
+        '(a) time, % of the ideal (target <= 105)': round((100 * tookMs) / idealMs, 1),
+        '(a) % of the limit used: ideal / time (target >= 95)': round((100 * idealMs) / tookMs, 1),
+        [`(a) most requests the provider saw in any 60 s (<= ${LIMITED.rpm})`]: mostInAnyWindow(limited.arrivals),
         '(a) 429s the provider answered': limited.rateLimited(),
         '(a) failed tasks (target 0)': a.failed,
         [`(b) tasks/min, 1 worker, no limit, concurrency ${UNLIMITED.concurrency} (target >= 150)`]: round(
@@ -62,6 +71,21 @@ export async function benchProviderBound({ db, url }: BenchDatabase) {
       await web.stop()
     }
   })
+}
+
+/**
+ * The least time `tasks` one-request tasks can take, from the first request to the last answer,
+ * with `slots` running at once, each answered in `answerMs`, and at most `rpm` requests in any
+ * 60 s: each request goes as soon as a slot is free and the sliding window has room.
+ */
+function idealTime(tasks: number, rpm: number, slots: number, answerMs: number) {
+  const sent: number[] = []
+  for (let index = 0; index < tasks; index++) {
+    const slotFree = index < slots ? 0 : sent[index - slots] + answerMs
+    const windowRoom = index < rpm ? 0 : sent[index - rpm] + 60_000
+    sent.push(Math.max(slotFree, windowRoom))
+  }
+  return sent[tasks - 1] + answerMs
 }
 
 function startWorker(env: Record<string, string>, fake: OpenAiFake, extra: Record<string, string>) {
@@ -109,6 +133,7 @@ async function run(
       }),
     )
     await waitUntilFinished(db, ids)
+    const finishedAt = Date.now()
     submitting = false
     const minutes = (performance.now() - started) / 60_000
     const { count } = await db
@@ -117,7 +142,7 @@ async function run(
       .where('id', 'in', ids)
       .where('status', '=', 'failed')
       .executeTakeFirstOrThrow()
-    return { perMinute: ids.length / minutes, failed: Number(count), emailMs: (await emails) ?? [] }
+    return { perMinute: ids.length / minutes, finishedAt, failed: Number(count), emailMs: (await emails) ?? [] }
   } finally {
     await Promise.all(workers.map((worker) => worker.stop()))
   }

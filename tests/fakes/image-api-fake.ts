@@ -78,6 +78,8 @@ export interface ImageApiFakeState<Mode extends string, Recorded> {
    * for it (false: the handler answers its service's 429).
    */
   admit(): boolean
+  /** After a refusal by `admit`: ms until the oldest request admitted leaves the sliding minute. */
+  roomInMs(): number
   /** Takes up to `wanted` images from `imageBudget`; answers how many may be made. */
   takeImages(wanted: number): number
 }
@@ -115,6 +117,10 @@ export async function startImageApiFake<Mode extends string, Recorded>(
       }
       admitted.push(now)
       return true
+    },
+    roomInMs() {
+      const inWindow = admitted.filter((at) => at > Date.now() - 60_000)
+      return inWindow.length === 0 ? 0 : inWindow[0] + 60_000 - Date.now()
     },
     takeImages(wanted) {
       const granted = Math.min(wanted, budget)

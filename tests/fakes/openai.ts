@@ -226,7 +226,12 @@ export async function startOpenAiFake(options: ImageApiFakeOptions = {}): Promis
             : `Invalid 'n': integer above maximum value. Expected a value <= 10, but got ${n} instead.`
         return sendJson(response, 400, apiError(problem, 'invalid_request_error', 'invalid_value', 'n'))
       }
-      if (!state.admit()) return rateLimited(response, model, 'requests per min (RPM)')
+      if (!state.admit()) {
+        return rateLimited(response, model, 'requests per min (RPM)', {
+          limit: state.options.rpm,
+          resetMs: state.roomInMs(),
+        })
+      }
 
       switch (state.mode) {
         case 'rate_limit_once':
@@ -355,11 +360,21 @@ function modelNotFound(response: ServerResponse, model: string) {
   )
 }
 
-/** OpenAI's rate-limit answer: 429 rate_limit_exceeded, with when to try again in the headers. */
-function rateLimited(response: ServerResponse, model: string, what: string) {
+/**
+ * OpenAI's rate-limit answer: 429 rate_limit_exceeded, with when to try again in the headers
+ * (`retry-after` in whole seconds; the x-ratelimit ones with the limit, and the time until a request
+ * leaves the window, as "250ms", "1.5s" or "1m0s"). Without a `limit`, a one-off busy moment of 1 s.
+ */
+function rateLimited(
+  response: ServerResponse,
+  model: string,
+  what: string,
+  { limit, resetMs }: { limit?: number; resetMs: number } = { resetMs: 1_000 },
+) {
+  const reset = duration(resetMs)
   const text = JSON.stringify(
     apiError(
-      `Rate limit reached for ${model} in organization org-fake on ${what}: Please try again in 1s.`,
+      `Rate limit reached for ${model} in organization org-fake on ${what}: Please try again in ${reset}.`,
       'requests',
       'rate_limit_exceeded',
     ),
@@ -367,11 +382,18 @@ function rateLimited(response: ServerResponse, model: string, what: string) {
   response.writeHead(429, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),
-    'retry-after': '1',
+    'retry-after': String(Math.max(1, Math.ceil(resetMs / 1_000))),
+    ...(limit === undefined ? {} : { 'x-ratelimit-limit-requests': String(limit) }),
     'x-ratelimit-remaining-requests': '0',
-    'x-ratelimit-reset-requests': '1s',
+    'x-ratelimit-reset-requests': reset,
   })
   response.end(text)
+}
+
+function duration(ms: number) {
+  if (ms < 1_000) return `${Math.ceil(ms)}ms`
+  const seconds = Math.round(ms) / 1_000
+  return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m${Math.round((seconds % 60) * 1000) / 1000}s`
 }
 
 function apiError(message: string, type: string, code: string | null = null, param: string | null = null) {

@@ -5,6 +5,7 @@ import { getDb } from '#platform/db.server.ts'
 import { createGeminiImageProvider } from '#worker/providers/image/gemini.ts'
 import { createOpenAiImageProvider } from '#worker/providers/image/openai.ts'
 import { reserveRequest, sharedRateLimit } from '#worker/providers/shared-rate-limit.ts'
+import { ProviderError } from '#worker/providers/types.ts'
 import { imageGeneration } from '#worker/jobs/generate-image.ts'
 import { runGeneration } from '#worker/generation/run-generation.ts'
 import { startGeminiFake, type GeminiFake } from '#tests/fakes/gemini.ts'
@@ -197,6 +198,34 @@ describe('the shared rate limit', () => {
     expect(waits).toHaveLength(7)
     expect(Math.min(...waits)).toBeGreaterThan(55_000)
     expect(Math.max(...waits)).toBeLessThanOrEqual(61_000)
+  })
+
+  test('room a moment away is waited for in the slot, and nothing is let in before the oldest leaves the window', async () => {
+    const provider = 'test:moment'
+    const rpm = 4
+    // A full window whose requests leave it in about 1.5 s (the window is 61 s).
+    const { rows: full } = await sql<{ sent_at: Date }>`
+      INSERT INTO provider_requests (provider, sent_at)
+      SELECT ${provider}, clock_timestamp() - interval '59.5 seconds' FROM generate_series(1, ${rpm})
+      RETURNING sent_at
+    `.execute(db)
+    const limited = sharedRateLimit(db, provider, 'OpenAI', rpm)
+    const outcomes = await Promise.allSettled(Array.from({ length: 2 * rpm }, () => limited()))
+
+    expect(outcomes.filter(({ status }) => status === 'fulfilled')).toHaveLength(rpm)
+    // The others come back shortly before the new requests leave the window.
+    for (const outcome of outcomes) {
+      if (outcome.status === 'fulfilled') continue
+      expect(outcome.reason).toBeInstanceOf(ProviderError)
+      expect(outcome.reason.retryAfterMs).toBeGreaterThan(55_000)
+      expect(outcome.reason.retryAfterMs).toBeLessThanOrEqual(61_000 - 2_500)
+    }
+    const { rows: sent } = await sql<{ sent_at: Date }>`
+      SELECT sent_at FROM provider_requests WHERE provider = ${provider}
+    `.execute(db)
+    expect(sent).toHaveLength(rpm)
+    const lastOfFull = Math.max(...full.map((row) => row.sent_at.getTime()))
+    for (const row of sent) expect(row.sent_at.getTime() - lastOfFull).toBeGreaterThanOrEqual(61_000)
   })
 
   test('a job that finds no room waits for it without calling the provider or using an attempt', async () => {

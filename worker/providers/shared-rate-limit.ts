@@ -9,14 +9,24 @@
  * A run of several versions made by as many requests (Gemini) reserves them together and is
  * granted as many as the window has room for (the rest are asked for on a later run).
  *
- * No room: a ProviderError with `retryAfterMs` (when the oldest request leaves the window), which
- * the job turns into a later run that uses up no attempt.
+ * No room for a while: a ProviderError with `retryAfterMs`, which the job turns into a later run
+ * that uses up no attempt (and frees its slot). That run is asked for a little before the oldest
+ * request leaves the window, and the last moments are waited in the slot: a later run is started by
+ * graphile-worker's poll (up to a second late) after a jitter of up to a second, and waking at the
+ * very moment there is room wastes none of the limit (decision 0013, issue 42).
  */
+import { setTimeout } from 'node:timers/promises'
 import { sql } from 'kysely'
 import type { DB } from '#platform/db.server.ts'
 import { ProviderError } from './types.ts'
 
 const WINDOW_MS = 61_000
+/** A wait this short is slept in the job's slot rather than handed to a later run. */
+const WAIT_IN_SLOT_MS = 3_000
+/** A later run comes back this much before there is room: the jitter and the poll's delay fit in it. */
+const COME_BACK_EARLY_MS = 2_500
+/** The shortest sleep between two looks at a full window (requests leave it a few ms apart). */
+const LEAST_SLEEP_MS = 5
 
 /** Called right before paid requests: reserves up to `wanted` (default 1), answers how many it may make. */
 export type BeforeRequest = (wanted?: number) => Promise<number>
@@ -28,14 +38,17 @@ export const noLimit: BeforeRequest = async (wanted = 1) => wanted
 export function sharedRateLimit(db: DB, provider: string, service: string, rpm: number | undefined): BeforeRequest {
   if (rpm === undefined) return noLimit
   return async (wanted = 1) => {
-    const { granted, waitMs } = await reserveRequest(db, provider, rpm, wanted)
-    if (granted === 0) {
-      throw new ProviderError(`Waiting for room at ${service} (limit ${rpm} requests per minute).`, {
-        retryable: true,
-        retryAfterMs: waitMs,
-      })
+    for (;;) {
+      const { granted, waitMs } = await reserveRequest(db, provider, rpm, wanted)
+      if (granted > 0) return granted
+      if (waitMs > WAIT_IN_SLOT_MS) {
+        throw new ProviderError(`Waiting for room at ${service} (limit ${rpm} requests per minute).`, {
+          retryable: true,
+          retryAfterMs: waitMs - COME_BACK_EARLY_MS,
+        })
+      }
+      await setTimeout(Math.max(LEAST_SLEEP_MS, waitMs))
     }
-    return granted
   }
 }
 

@@ -67,7 +67,11 @@ describe('the OpenAI fake', () => {
     expect((await edit(editForm('gpt-image-2'))).status).toBe(200)
     const limited = await edit(editForm('gpt-image-2'))
     expect(limited.status).toBe(429)
-    expect(limited.headers.get('retry-after')).toBe('1')
+    // Room comes back when the one request admitted leaves the sliding minute.
+    expect(limited.headers.get('retry-after')).toBe('60')
+    expect(limited.headers.get('x-ratelimit-limit-requests')).toBe('1')
+    expect(limited.headers.get('x-ratelimit-remaining-requests')).toBe('0')
+    expect(limited.headers.get('x-ratelimit-reset-requests')).toMatch(/^(5\d(\.\d+)?s|1m0s)$/)
     expect((await limited.json()).error.code).toBe('rate_limit_exceeded')
     expect(openai.rateLimited()).toBe(1)
     expect(mostInAnyWindow(openai.arrivals)).toBe(2)
