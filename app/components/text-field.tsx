@@ -1,5 +1,6 @@
 import { type FieldMetadata, getInputProps } from '@conform-to/react'
 import type { ReactNode } from 'react'
+import { FieldError } from '#app/components/form-errors.tsx'
 
 interface TextFieldProps {
   meta: FieldMetadata<unknown, Record<string, unknown>, string[]>
@@ -29,28 +30,5 @@ export function TextField({ meta, label, type, addon, ...inputOptions }: TextFie
       </div>
       <FieldError id={meta.errorId} errors={meta.errors} />
     </div>
-  )
-}
-
-/**
- * The error line under a field (rendered by the server too). With an id it is always there, as the
- * input's aria-describedby target; without one, only when there is an error.
- */
-export function FieldError({ id, errors }: { id?: string; errors?: string[] }) {
-  if (!id && !errors?.length) return null
-  return (
-    <span className="field-error" id={id} role={errors?.length ? 'alert' : undefined}>
-      {errors?.join(' ')}
-    </span>
-  )
-}
-
-/** The form-level error (a refused login, a rate limit) above the fields. */
-export function FormError({ errors, id }: { errors?: string[] | null; id: string }) {
-  if (!errors?.length) return null
-  return (
-    <p className="form-error" id={id} role="alert">
-      {errors.join(' ')}
-    </p>
   )
 }

@@ -3,14 +3,20 @@ const PHONE_COLUMNS = 2
 const WIDER_COLUMNS = [3, 4]
 /** A card's caption and buttons, in column widths (about 90 px under a 180-280 px image). */
 const CARD_CHROME = 0.4
+/**
+ * How far down its column a card may start and still show on a phone's first screen, in column
+ * widths: the grid begins about 380 px down a 412 x 823 screen (Lighthouse's phone), whose columns
+ * are 176 px wide, so about 2.5 widths of grid show.
+ */
+const PHONE_FIRST_SCREEN = 2.5
 
 export type ImageLoading = 'high' | 'eager' | 'lazy'
 
 /**
- * How each card's image loads. The cards that open a column of the masonry (its first row, on the
- * first screen) load at once: with fetchpriority=high on a phone's two columns, where bandwidth is
- * scarce and fewer images should share it, and eagerly at the wider layouts' columns. The rest
- * load lazily. The grid is CSS columns, which the browser balances, so the server cannot know which
+ * How each card's image loads. The cards on a phone's first screen (the top of each of its two
+ * columns and what follows them within PHONE_FIRST_SCREEN) load at once with fetchpriority=high:
+ * the largest of them is the page's LCP, and a lazy one is only requested after layout. The cards
+ * that open a column of the wider layouts load eagerly. The rest load lazily. The grid is CSS columns, which the browser balances, so the server cannot know which
  * card tops a column; this follows the browser's rule (the shortest height into which the cards
  * fit, in order and unbroken) with each card's known aspect ratio.
  */
@@ -20,8 +26,21 @@ export function imageLoading(images: ReadonlyArray<{ width: number; height: numb
   for (const columns of WIDER_COLUMNS) {
     for (const index of columnStarts(heights, columns)) loading[index] = 'eager'
   }
-  for (const index of columnStarts(heights, PHONE_COLUMNS)) loading[index] = 'high'
+  for (const index of phoneFirstScreen(heights)) loading[index] = 'high'
   return loading
+}
+
+/** The cards of the phone layout that start within PHONE_FIRST_SCREEN of their column's top. */
+function phoneFirstScreen(heights: number[]): number[] {
+  const starts = columnStarts(heights, PHONE_COLUMNS)
+  return starts.flatMap((start, column) => {
+    const end = starts[column + 1] ?? heights.length
+    const shown: number[] = []
+    for (let index = start, top = 0; index < end && top < PHONE_FIRST_SCREEN; top += heights[index], index++) {
+      shown.push(index)
+    }
+    return shown
+  })
 }
 
 function columnStarts(heights: number[], columns: number): number[] {

@@ -44,7 +44,7 @@ function templatesShown(styles: StyleJson[], images: TemplateJson[], params: URL
 }
 
 /**
- * Head links that preload the images of the phone layout's first row (imageLoading's 'high'), so
+ * Head links that preload the images of the phone layout's first screen (imageLoading's 'high'), so
  * they are requested before the rest of the page is even parsed.
  */
 function firstRowPreloads(

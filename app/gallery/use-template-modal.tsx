@@ -1,7 +1,7 @@
 import { Link, useFetcher, useNavigate } from '@remix-run/react'
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { UrlModal } from '#app/components/url-modal.tsx'
-import { FieldError } from '#app/components/text-field.tsx'
+import { FieldError } from '#app/components/form-errors.tsx'
 import { type TemplateJson, TEMPLATE_HANDOFF_KEY, type TemplateHandoff } from '#domain/gallery/template-json.ts'
 import type { GenerationActionData } from '#app/generation/generation-forms.server.ts'
 import { useTaskStore } from '#app/generation/task-store-context.tsx'
@@ -10,7 +10,7 @@ import { ACCEPTED_IMAGES } from '#app/utils/accepted-images.ts'
 import { inPageSubmission } from '#app/utils/in-page-answer.ts'
 import { useRootData } from '#app/hooks/use-root-data.ts'
 import { VersionsChoice } from '#app/generation/versions-choice.tsx'
-import { imageRunCost, imageVersionCost, type ImageQuality } from '#domain/generation/image-generation-form.ts'
+import { imageRunCost, imageVersionCost, type ImageQuality } from '#domain/generation/image-prices.ts'
 import { QualityChoice } from '#app/generation/quality-choice.tsx'
 
 /** The generator page, whose action takes the template's form with or without JavaScript. */

@@ -1,6 +1,6 @@
 import { getCollectionProps, getTextareaProps, type FieldMetadata } from '@conform-to/react'
 import type { ReactNode } from 'react'
-import { FieldError } from '#app/components/text-field.tsx'
+import { FieldError } from '#app/components/form-errors.tsx'
 
 // Inputs both generator forms use.
 

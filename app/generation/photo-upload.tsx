@@ -1,6 +1,6 @@
 import { getInputProps, type FieldMetadata } from '@conform-to/react'
 import { useEffect, useState, type ChangeEvent, type ReactNode } from 'react'
-import { FieldError } from '#app/components/text-field.tsx'
+import { FieldError } from '#app/components/form-errors.tsx'
 import { ACCEPTED_IMAGES } from '#app/utils/accepted-images.ts'
 
 /** An object URL previewing the chosen file; the previous one is revoked when it changes or the page leaves. */

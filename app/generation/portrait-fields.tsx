@@ -1,6 +1,6 @@
 import { getCollectionProps, getInputProps, type FieldMetadata } from '@conform-to/react'
 import { useEffect, useState } from 'react'
-import { FieldError } from '#app/components/text-field.tsx'
+import { FieldError } from '#app/components/form-errors.tsx'
 import { PromptField } from '#app/generation/generator-fields.tsx'
 import { ACCEPTED_IMAGES } from '#app/utils/accepted-images.ts'
 import { TEMPLATE_HANDOFF_KEY, type StyleJson, type TemplateHandoff } from '#domain/gallery/template-json.ts'

@@ -23,15 +23,9 @@ import { useHydrated } from '#app/hooks/use-hydrated.ts'
 import { useRootData } from '#app/hooks/use-root-data.ts'
 import { SavedPetChoice, type SavedPetOption } from '#app/pets/saved-pet-choice.tsx'
 import type { StyleJson, TemplateHandoff } from '#domain/gallery/template-json.ts'
-import {
-  imageGenerationSchema,
-  imageRunCost,
-  imageVersionCost,
-  MAX_IMAGE_MB,
-  type ImageQuality,
-} from '#domain/generation/image-generation-form.ts'
-import { extraPetsCost } from '#domain/generation/portrait-pets.ts'
-import { FieldError } from '#app/components/text-field.tsx'
+import { imageGenerationSchema, MAX_IMAGE_MB } from '#domain/generation/image-generation-form.ts'
+import { extraPetsCost, imageRunCost, imageVersionCost, type ImageQuality } from '#domain/generation/image-prices.ts'
+import { FieldError } from '#app/components/form-errors.tsx'
 
 /** The portrait generator (/generate): its page, its texts and its purchase dialog. */
 export const PORTRAITS: Generator = {

@@ -1,5 +1,5 @@
 import { useId } from 'react'
-import type { ImageQuality } from '#domain/generation/image-generation-form.ts'
+import type { ImageQuality } from '#domain/generation/image-prices.ts'
 
 /**
  * Standard or HD (`quality`), two plain radio buttons that work without JavaScript, each with its

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { FieldError } from '#app/components/text-field.tsx'
+import { FieldError } from '#app/components/form-errors.tsx'
 import { useHydrated } from '#app/hooks/use-hydrated.ts'
 import {
   TITLE_FONTS,

@@ -1,5 +1,5 @@
 import { useId } from 'react'
-import { VARIANT_CHOICES } from '#domain/generation/image-generation-form.ts'
+import { VARIANT_CHOICES } from '#domain/generation/image-prices.ts'
 
 /**
  * How many versions a run makes (`variants`: 1, 2 or 4), a plain select that works without

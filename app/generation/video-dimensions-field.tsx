@@ -1,6 +1,6 @@
 import { getSelectProps, type FieldMetadata } from '@conform-to/react'
 import { useState } from 'react'
-import { FieldError } from '#app/components/text-field.tsx'
+import { FieldError } from '#app/components/form-errors.tsx'
 import { useHydrated } from '#app/hooks/use-hydrated.ts'
 import { ASPECT_RATIOS, RESOLUTIONS } from '#domain/generation/video-dimensions.ts'
 import { aspectRatioLabels, resolutionLabels } from '#domain/generation/video-generation-form.ts'

@@ -1,5 +1,5 @@
 import { getCollectionProps, type FieldMetadata } from '@conform-to/react'
-import { FieldError } from '#app/components/text-field.tsx'
+import { FieldError } from '#app/components/form-errors.tsx'
 import type { PetView } from '#domain/pets/pets.server.ts'
 
 /** What a generator shows of a saved pet: its name and first photo. */

@@ -3,7 +3,8 @@ import { type ActionFunctionArgs, json } from '@remix-run/node'
 import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
 import { RedirectNotice } from '#app/components/redirect-notice.tsx'
 import { CodeField, CodeSentNotice, SendCodeButton } from '#app/accounts/code-field.tsx'
-import { FormError, TextField } from '#app/components/text-field.tsx'
+import { TextField } from '#app/components/text-field.tsx'
+import { FormError } from '#app/components/form-errors.tsx'
 import {
   passwordResetMessage,
   resetCodeSentMessage,

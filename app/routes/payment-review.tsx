@@ -5,7 +5,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/re
 import type { z } from 'zod'
 import { AccessDenied } from '#app/components/access-denied.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import { FieldError } from '#app/components/text-field.tsx'
+import { FieldError } from '#app/components/form-errors.tsx'
 import { VerificationBadge } from '#app/accounts/verification-badge.tsx'
 import { formatUsd, paymentMethodLabels, recheckFormSchema, reviewFormSchema } from '#domain/payments/payment-rules.ts'
 import { requestVerification } from '#domain/payments/payment-verification.server.ts'

@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { useHydrated } from '#app/hooks/use-hydrated.ts'
 import type { z } from 'zod'
 import { RedirectNotice } from '#app/components/redirect-notice.tsx'
-import { FieldError } from '#app/components/text-field.tsx'
+import { FieldError } from '#app/components/form-errors.tsx'
 import {
   CARD_INTENT,
   cardPurchaseFormSchema,

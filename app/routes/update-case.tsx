@@ -7,7 +7,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import type { z } from 'zod'
 import { AccessDenied } from '#app/components/access-denied.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import { FieldError } from '#app/components/text-field.tsx'
+import { FieldError } from '#app/components/form-errors.tsx'
 import { newStyleSchema, templateUploadSchema } from '#domain/gallery/gallery-forms.ts'
 import type { StyleJson } from '#domain/gallery/template-json.ts'
 import { createTemplateFromUpload } from '#domain/gallery/templates.server.ts'

@@ -1,7 +1,8 @@
 import { z } from 'zod'
+import { QUALITY_CHOICES, VARIANT_CHOICES } from '#domain/generation/image-prices.ts'
 import { GENERATOR_STYLES, guidedOptionsSchema, PROMPT_MAX_LENGTH } from '#domain/generation/prompt.ts'
 import { titleFieldsSchema } from '#domain/titles/title-options.ts'
-import { extraPetsCost, MAX_PETS } from './portrait-pets.ts'
+import { MAX_PETS } from './portrait-pets.ts'
 
 /**
  * The fields of POST /api/async-image/generate (spec section 7), shared by the API, the /generate
@@ -21,17 +22,12 @@ export const MAX_FILES = MAX_PETS + MAX_REFERENCE_IMAGES
 export const MAX_IMAGE_MB = 10
 const NO_PHOTO_MESSAGE = 'Please upload a pet photo first'
 
-/** How many versions one run may make (`variants`); the price is the image cost times this. */
-export const VARIANT_CHOICES = [1, 2, 4] as const
 const VARIANTS_MESSAGE = `variants must be ${VARIANT_CHOICES.slice(0, -1).join(', ')} or ${VARIANT_CHOICES.at(-1)}`
 const variants = z
   .number({ invalid_type_error: VARIANTS_MESSAGE })
   .refine((value) => (VARIANT_CHOICES as readonly number[]).includes(value), VARIANTS_MESSAGE)
   .default(1)
 
-/** Standard is the provider's usual 1024 px; HD its largest documented size, at its own price. */
-export const QUALITY_CHOICES = ['standard', 'hd'] as const
-export type ImageQuality = (typeof QUALITY_CHOICES)[number]
 const quality = z
   .enum(QUALITY_CHOICES, { errorMap: () => ({ message: 'quality must be standard or hd' }) })
   .default('standard')
@@ -138,23 +134,6 @@ export const imageGenerationSchema = z
       })
     }
   })
-
-/** One version's price: the image cost, or HD's own (`hdImageCost`). */
-export const imageVersionCost = (
-  settings: { imageGenerationCreditCost: number; hdImageCost: number },
-  quality: ImageQuality = 'standard',
-) => (quality === 'hd' ? settings.hdImageCost : settings.imageGenerationCreditCost)
-
-/**
- * A version's price with its pets: the image cost (or HD's) plus `extraPetCost` for each pet beyond
- * the first; a run of `variants` versions costs it once per version (charged as one ledger line).
- */
-export const imageRunCost = (
-  settings: { imageGenerationCreditCost: number; hdImageCost: number; extraPetCost: number },
-  variants: number,
-  quality: ImageQuality = 'standard',
-  petCount = 1,
-) => (imageVersionCost(settings, quality) + extraPetsCost(settings, petCount)) * variants
 
 /** The saved pets the form names, in order: `petId` (a list of one) first, then `petIds`. */
 export const savedPetIds = (form: Pick<ImageGenerationForm, 'petId' | 'petIds'>) =>

@@ -7,13 +7,8 @@ import { petGenerationInputs, type PetInputs } from '#domain/pets/pets.server.ts
 import { requireDrawableTitle } from '#domain/titles/title-check.server.ts'
 import { titleOf } from '#domain/titles/title-options.ts'
 import { pickGuided } from './guided-fields.ts'
-import {
-  generationMode,
-  imageRunCost,
-  petCountOf,
-  savedPetIds,
-  type ImageGenerationForm,
-} from './image-generation-form.ts'
+import { generationMode, petCountOf, savedPetIds, type ImageGenerationForm } from './image-generation-form.ts'
+import { imageRunCost } from './image-prices.ts'
 import type { ImageTaskParams } from './image-task-params.ts'
 import type { PortraitPet } from './portrait-pets.ts'
 import { imageLimitOf } from './provider-image-limits.ts'

@@ -3,7 +3,7 @@ import { GENERATOR_STYLES, guidedOptionsSchema, type ImagePromptInput } from '#d
 import { likenessCorrections, likenessFixSchema } from '#domain/generation/likeness-fix.ts'
 import { petTraitsSchema } from '#domain/pets/pet-traits.ts'
 import { versionTitleSchema } from '#domain/titles/title-options.ts'
-import { QUALITY_CHOICES } from './image-generation-form.ts'
+import { QUALITY_CHOICES } from './image-prices.ts'
 import { MAX_PETS, petLabel, petOrdinal, portraitPetSchema, type PortraitPet } from './portrait-pets.ts'
 
 /**

@@ -9,10 +9,6 @@ import { petTraitsSchema, traitsPhrase } from '#domain/pets/pet-traits.ts'
 
 export const MAX_PETS = 4
 
-/** Each pet beyond the first adds `extraPetCost` to a version's price. */
-export const extraPetsCost = (settings: { extraPetCost: number }, petCount: number) =>
-  settings.extraPetCost * Math.max(0, petCount - 1)
-
 export const portraitPetSchema = z.object({
   /** A saved pet's name; absent for a photo uploaded for the run. */
   name: z.string().optional(),

@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import { z } from 'zod'
 import type { DB, Tx } from '#platform/db.server.ts'
 import { HttpError, badRequest } from '#domain/http-error.server.ts'
-import { VARIANT_CHOICES } from '#domain/generation/image-generation-form.ts'
+import { VARIANT_CHOICES } from '#domain/generation/image-prices.ts'
 import { requireOwnTask } from '#domain/generation/own-task.server.ts'
 
 /**

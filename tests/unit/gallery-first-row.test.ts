@@ -11,17 +11,19 @@ describe('imageLoading', () => {
     expect(imageLoading(squares(1))).toEqual(['high'])
   })
 
-  it("gives the phone's two column tops high priority, the wider layouts' column tops eager, the rest lazy", () => {
-    // 12 equal cards: columns of 6 (two columns), 4 (three) and 3 (four).
+  it("gives the phone's first screen high priority, the wider layouts' column tops eager, the rest lazy", () => {
+    // 12 equal cards (1.4 widths with the caption): columns of 6 (two columns), 4 (three) and 3
+    // (four); a phone's first screen shows two cards of each of its columns (tops at 0 and 1.4).
     const loading = imageLoading(squares(12))
-    expect(indexesOf(loading, 'high')).toEqual([0, 6])
+    expect(indexesOf(loading, 'high')).toEqual([0, 1, 6, 7])
     expect(indexesOf(loading, 'eager')).toEqual([3, 4, 8, 9])
-    expect(indexesOf(loading, 'lazy')).toEqual([1, 2, 5, 7, 10, 11])
+    expect(indexesOf(loading, 'lazy')).toEqual([2, 5, 10, 11])
   })
 
   it('follows the aspect ratios: a tall first card makes the second column start earlier', () => {
     // Two columns: the tall card (3.4 widths) alone, then three squares (4.2): no shorter split exists.
+    // The tall card fills the first column's first screen; the second shows two squares.
     const loading = imageLoading([{ width: 1000, height: 3000 }, ...squares(3)])
-    expect(indexesOf(loading, 'high')).toEqual([0, 1])
+    expect(indexesOf(loading, 'high')).toEqual([0, 1, 2])
   })
 })

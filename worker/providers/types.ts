@@ -14,7 +14,7 @@ export interface ImageInput {
 import type { GuidedOptions } from '#domain/generation/prompt.ts'
 import type { VideoAspectRatio, VideoResolution } from '#domain/generation/video-dimensions.ts'
 import type { VideoQuality } from '#domain/generation/video-generation-form.ts'
-import type { ImageQuality } from '#domain/generation/image-generation-form.ts'
+import type { ImageQuality } from '#domain/generation/image-prices.ts'
 
 export type { GuidedOptions } from '#domain/generation/prompt.ts'
 export type { VideoAspectRatio, VideoResolution } from '#domain/generation/video-dimensions.ts'

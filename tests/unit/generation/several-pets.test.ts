@@ -1,10 +1,6 @@
 import { parseWithZod } from '@conform-to/zod'
-import {
-  imageGenerationSchema,
-  imageRunCost,
-  petCountOf,
-  savedPetIds,
-} from '#domain/generation/image-generation-form.ts'
+import { imageGenerationSchema, petCountOf, savedPetIds } from '#domain/generation/image-generation-form.ts'
+import { imageRunCost } from '#domain/generation/image-prices.ts'
 import { buildImagePrompt } from '#domain/generation/prompt.ts'
 import { printSafeArea } from '#domain/media/print-readiness.ts'
 import { guided } from '#tests/unit/providers/image-fixtures.ts'
