@@ -71,8 +71,9 @@ async function answerWithLoader(route: ApiRoute, segments: string[], req: Expres
   for (const [name, value] of answer.headers) res.append(name, value)
   const type = answer.headers.get('content-type') ?? ''
   if (!answer.body) return void res.end()
-  // A JSON answer is one small string: written at once rather than piped.
-  if (type.startsWith('application/json')) return void res.end(await answer.text())
+  // A JSON answer is written at once rather than piped, as the bytes the loader made (a large one
+  // comes gzipped already: api.analytics.overview.ts).
+  if (type.startsWith('application/json')) return void res.end(Buffer.from(await answer.arrayBuffer()))
   if (/text\/event-stream/i.test(type)) res.flushHeaders()
   await writeReadableStreamToWritable(answer.body, res)
 }

@@ -90,6 +90,19 @@ describe('GET /api/analytics/basic', () => {
   })
 })
 
+describe('a GET answered by its loader through the api router', () => {
+  test("a loader's own gzipped JSON reaches the client as the loader made it", async () => {
+    const { token } = await createTestUser({ role: 'superadmin' })
+    // fetch asks for gzip and decodes it: bytes changed on the way would fail to decompress.
+    const response = await call('/api/analytics/overview?startDate=2026-01-01&endDate=2026-01-31', {
+      headers: { 'x-auth-token': token, 'accept-encoding': 'gzip' },
+    })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-encoding')).toBe('gzip')
+    expect(await response.json()).toMatchObject({ pageViews: [] })
+  })
+})
+
 describe('an early refusal on a kept-alive connection', () => {
   test('a too-large upload is answered and the next request on the same connection succeeds', async () => {
     const { token } = await createTestUser()
