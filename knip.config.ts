@@ -15,6 +15,8 @@ const config: KnipConfig = {
     'migrations/*.ts',
     // Started as a process of its own by tests/helpers/web-process.ts.
     'tests/helpers/web-process-main.ts',
+    // Started as worker threads by tests/unit/upscale/thread-pool.test.ts.
+    'tests/helpers/pool-thread.ts',
   ],
   project: ['**/*.{js,ts,tsx}'],
   // A type that a module's own exports use is part of that module's interface: exporting it is fine.

@@ -1,3 +1,4 @@
+import os from 'node:os'
 import { z } from 'zod'
 import {
   type Completed,
@@ -46,8 +47,10 @@ const workerFields = sharedFields.extend({
   // One image call; image edits take 20-120 s and up to a few minutes under load.
   PROVIDER_TIMEOUT_MS: positiveInt(300_000),
   FFMPEG_PATH: optionalString,
-  // Pictures enlarged at once by "Make it bigger": each keeps a CPU core busy (decision 0036).
+  // Pictures enlarged at once by "Make it bigger" (decision 0036), each by UPSCALE_THREADS threads
+  // sharing its tiles, so each keeps that many cores busy (decision 0047).
   UPSCALE_CONCURRENCY: positiveInt(1),
+  UPSCALE_THREADS: positiveInt(os.availableParallelism()),
   // Where the upscaler's x2/x4 model folders are; unset = the @upscalerjs/esrgan-slim package's own.
   UPSCALE_MODEL_DIR: optionalString,
   // A running generation task beats every TASK_HEARTBEAT_MS; silent for TASK_STALL_MS, it is recovered.

@@ -1,3 +1,4 @@
+import os from 'node:os'
 import { parseEnv } from '#platform/env.server.ts'
 import { parseWorkerEnv } from '#worker/env.ts'
 
@@ -21,4 +22,11 @@ test('the worker validates its own variables on top of the shared ones', () => {
     TASK_STALL_MS: 60_000,
     IMAGE_CONCURRENCY: 16,
   })
+})
+
+test("UPSCALE_THREADS: the machine's cores by default, a positive whole number when set", () => {
+  expect(parseWorkerEnv(base).UPSCALE_THREADS).toBe(os.availableParallelism())
+  expect(parseWorkerEnv({ ...base, UPSCALE_THREADS: '3' }).UPSCALE_THREADS).toBe(3)
+  expect(() => parseWorkerEnv({ ...base, UPSCALE_THREADS: '0' })).toThrow(/UPSCALE_THREADS/)
+  expect(() => parseWorkerEnv({ ...base, UPSCALE_THREADS: 'all' })).toThrow(/UPSCALE_THREADS/)
 })

@@ -9,9 +9,9 @@ import type { GenerationProducer } from '#worker/generation/run-generation.ts'
 /**
  * "Make it bigger": the upscale task's one input is the version it enlarges (its input key), run
  * through the upscaler (worker/upscale) like a provider, so storing, completing, retries, refunds
- * and the live stream are those of every task (run-generation.ts). Decision 0036.
+ * and the live stream are those of every task (run-generation.ts). Decisions 0036 and 0047.
  */
-function upscaleGeneration(modelDir?: string): GenerationProducer {
+function upscaleGeneration(modelDir: string | undefined, threads: number): GenerationProducer {
   return {
     jobName: 'upscale_image',
     providerName: 'upscaler',
@@ -27,6 +27,7 @@ function upscaleGeneration(modelDir?: string): GenerationProducer {
       try {
         const made = await enlarge(inputs[0].bytes, parsed.data.upscale.scale, {
           modelDir,
+          threads,
           signal: context.signal,
           onProgress: (percent) => void context.onProgress(percent),
         })
@@ -43,5 +44,5 @@ function upscaleGeneration(modelDir?: string): GenerationProducer {
 
 export const upscaleImage = generationJobHandler({
   kind: 'image',
-  producerFromEnv: (env) => upscaleGeneration(env.UPSCALE_MODEL_DIR),
+  producerFromEnv: (env) => upscaleGeneration(env.UPSCALE_MODEL_DIR, env.UPSCALE_THREADS),
 })

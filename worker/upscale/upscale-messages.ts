@@ -1,22 +1,20 @@
-/** What the upscaler (upscaler.ts) and its worker thread (upscale-thread.ts) say to each other. */
+/** What the upscaler (upscaler.ts) gives each of its threads (upscale-thread.ts) and what they answer. */
 
-export interface UpscaleRequest {
-  /** Packed RGB, 3 bytes a pixel, row by row. */
+export interface TileTask {
+  /** The tile's read region (the tile and its context, tiles.ts), packed RGB, 3 bytes a pixel. */
   rgb: Uint8Array
   width: number
   height: number
-  /** 2 or 4: the ESRGAN-slim model of that scale runs once. */
+  /** The tile's own part of that region, in input pixels: the only part enlarged back. */
+  keep: { x: number; y: number; width: number; height: number }
+  /** 2 or 4: the ESRGAN-slim model of that scale. */
   scale: 2 | 4
   /** Where the x2/x4 model folders are; the package's own by default. */
   modelDir?: string
 }
 
-export type UpscaleReply =
-  | { ok: true; rgb: Uint8Array }
-  /** `load`: the model could not be loaded (the caller falls back to Lanczos); `run`: it failed midway. */
-  | { ok: false; stage: 'load' | 'run'; message: string }
-
-/** Sent while tiles are done, before the reply. */
-export interface UpscaleProgress {
-  progress: number
-}
+export type TileResult =
+  /** The kept part enlarged, packed RGB. */
+  | { rgb: Uint8Array }
+  /** The backend or the model could not be loaded (the upscaler then falls back to Lanczos). */
+  | { unavailable: string }

@@ -1,20 +1,17 @@
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { parentPort } from 'node:worker_threads'
 import * as tf from '@tensorflow/tfjs'
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm'
-import type { UpscaleReply, UpscaleRequest } from './upscale-messages.ts'
+import type { TileResult, TileTask } from './upscale-messages.ts'
+import { answerTasks } from './thread-tasks.ts'
 
 /**
- * Runs in a worker thread (upscaler.ts), so the worker's event loop keeps its heartbeats and other
- * jobs while a picture is enlarged: UpscalerJS's ESRGAN-slim (RDN, MIT) on TensorFlow.js's WASM
- * backend, tile by tile so memory stays bounded whatever the picture's size. Decision 0036.
+ * One of the upscaler's threads (upscaler.ts), so the worker's event loop keeps its heartbeats and
+ * other jobs while a picture is enlarged: UpscalerJS's ESRGAN-slim (RDN, MIT) on TensorFlow.js's
+ * WASM backend, loaded once per thread, enlarging the tiles it is handed one at a time. Decisions
+ * 0036 and 0047.
  */
-
-/** Input tiles of this many pixels, each read with OVERLAP pixels of context on every side. */
-const TILE = 128
-const OVERLAP = 8
 
 const require = createRequire(import.meta.url)
 const modelsRoot = () => join(require.resolve('@upscalerjs/esrgan-slim').split('/dist/')[0], 'models')
@@ -55,55 +52,37 @@ function model(scale: number, modelDir: string) {
   return loading
 }
 
-/** One tile: its padded input region through the model, the part that is the tile's own copied out. */
-function upscaleTile(net: tf.LayersModel, request: UpscaleRequest, out: Uint8Array, x0: number, y0: number) {
-  const { rgb, width, height, scale } = request
-  const w = Math.min(TILE, width - x0)
-  const h = Math.min(TILE, height - y0)
-  const px = Math.max(0, x0 - OVERLAP)
-  const py = Math.max(0, y0 - OVERLAP)
-  const pw = Math.min(width, x0 + w + OVERLAP) - px
-  const ph = Math.min(height, y0 + h + OVERLAP) - py
-  const input = new Float32Array(pw * ph * 3)
-  for (let y = 0; y < ph; y++) {
-    const from = ((py + y) * width + px) * 3
-    for (let i = 0; i < pw * 3; i++) input[y * pw * 3 + i] = rgb[from + i]
-  }
-  const output = tf.tidy(() => net.predict(tf.tensor4d(input, [1, ph, pw, 3])) as tf.Tensor).dataSync()
-  const outW = pw * scale
-  const offX = (x0 - px) * scale
-  const offY = (y0 - py) * scale
-  const outWidth = width * scale
-  for (let y = 0; y < h * scale; y++) {
-    const from = ((offY + y) * outW + offX) * 3
-    const to = ((y0 * scale + y) * outWidth + x0 * scale) * 3
-    for (let i = 0; i < w * scale * 3; i++) out[to + i] = Math.min(255, Math.max(0, Math.round(output[from + i])))
-  }
-}
-
-async function upscale(request: UpscaleRequest): Promise<UpscaleReply> {
-  let net: tf.LayersModel
+/** The tile's region through the model; the part that is the tile's own copied out, clamped to bytes. */
+function enlarge(net: tf.LayersModel, { rgb, width, height, keep, scale }: TileTask): Uint8Array {
+  const result = tf.tidy(() => net.predict(tf.tensor4d(Float32Array.from(rgb), [1, height, width, 3])) as tf.Tensor)
   try {
-    await backend()
-    net = await model(request.scale, request.modelDir ?? modelsRoot())
-  } catch (error) {
-    return { ok: false, stage: 'load', message: String(error) }
-  }
-  const out = new Uint8Array(request.width * request.scale * request.height * request.scale * 3)
-  const tiles = Math.ceil(request.width / TILE) * Math.ceil(request.height / TILE)
-  let done = 0
-  for (let y0 = 0; y0 < request.height; y0 += TILE) {
-    for (let x0 = 0; x0 < request.width; x0 += TILE) {
-      upscaleTile(net, request, out, x0, y0)
-      parentPort?.postMessage({ progress: Math.round((++done / tiles) * 100) })
+    const output = result.dataSync()
+    const outWidth = width * scale
+    const keptWidth = keep.width * scale
+    const kept = new Uint8Array(keptWidth * keep.height * scale * 3)
+    for (let y = 0; y < keep.height * scale; y++) {
+      const from = ((keep.y * scale + y) * outWidth + keep.x * scale) * 3
+      for (let i = 0; i < keptWidth * 3; i++) {
+        kept[y * keptWidth * 3 + i] = Math.min(255, Math.max(0, Math.round(output[from + i])))
+      }
     }
+    return kept
+  } finally {
+    // tidy keeps what it returns: without this every tile's output stayed in the WASM heap.
+    result.dispose()
   }
-  return { ok: true, rgb: out }
 }
 
-parentPort?.on('message', (request: UpscaleRequest) => {
-  upscale(request).then(
-    (reply) => parentPort?.postMessage(reply, reply.ok ? [reply.rgb.buffer as ArrayBuffer] : []),
-    (error: unknown) => parentPort?.postMessage({ ok: false, stage: 'run', message: String(error) }),
-  )
-})
+answerTasks<TileTask, TileResult>(
+  async (task) => {
+    let net: tf.LayersModel
+    try {
+      await backend()
+      net = await model(task.scale, task.modelDir ?? modelsRoot())
+    } catch (error) {
+      return { unavailable: String(error) }
+    }
+    return { rgb: enlarge(net, task) }
+  },
+  (result) => ('rgb' in result ? [result.rgb.buffer as ArrayBuffer] : []),
+)
