@@ -18,6 +18,7 @@ import { benchPhotoCheck } from './photo-check.ts'
 import { benchProviderBound } from './providers.ts'
 import { benchTitle } from './title.ts'
 import { benchUpscale } from './upscale.ts'
+import { benchUpscaleSoak } from './upscale-soak.ts'
 import { benchVariants } from './variants.ts'
 
 type Bench = (database: Awaited<ReturnType<typeof scratchDatabase>>) => Promise<Record<string, number | string>>
@@ -39,6 +40,7 @@ const benches: Array<[string, Bench]> = [
   ['variants', benchVariants],
   ['failover', benchFailover],
   ['upscale', benchUpscale],
+  ['upscale-soak', benchUpscaleSoak],
   ['card-webhooks', benchCardWebhooks],
   ['title', benchTitle],
 ]
