@@ -1,5 +1,4 @@
 import { type Browser, type BrowserContext, expect } from '@playwright/test'
-import { e2eGoogleAuthorizationUrl } from '../../playwright.config.ts'
 import { adminContext, newUserContext, signIn, test, unique } from './support.ts'
 
 // The Content-Security-Policy breaks nothing (decision 0020): every page opens for every role, with
@@ -68,8 +67,8 @@ for (const role of ['guest', 'user', 'admin', 'superadmin'] as const) {
   }
 }
 
-test('Google sign-in leaves for the configured authorization page, which form-action allows', async ({ page }) => {
-  const fake = new URL(e2eGoogleAuthorizationUrl)
+test('Google sign-in leaves for the configured authorization page, which form-action allows', async ({ page, app }) => {
+  const fake = new URL(app.googleAuthorizationUrl)
   await page.route(`${fake.origin}/**`, (route) =>
     route.fulfill({ contentType: 'text/html', body: '<h1>Fake Google sign-in</h1>' }),
   )
@@ -78,7 +77,7 @@ test('Google sign-in leaves for the configured authorization page, which form-ac
   await page.getByRole('link', { name: 'Sign in with Google' }).click()
   await expect(page.getByRole('heading', { name: 'Fake Google sign-in' })).toBeVisible()
   const url = new URL(page.url())
-  expect(url.origin + url.pathname).toBe(e2eGoogleAuthorizationUrl)
+  expect(url.origin + url.pathname).toBe(app.googleAuthorizationUrl)
   expect(url.searchParams.get('client_id')).toBe('e2e-client.apps.googleusercontent.com')
 })
 
