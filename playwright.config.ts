@@ -3,7 +3,7 @@ import { defineConfig, devices } from '@playwright/test'
 
 /**
  * End-to-end tests drive Debian's Chromium against the built app. Each Playwright worker starts its
- * own app and Stripe fake on ports from E2E_PORT (tests/e2e/worker-app.ts, decision 0046), so
+ * own app and Stripe fake on ports from E2E_PORT (tests/e2e/worker-app.ts, decision 0048), so
  * workers, and several runs that each have their own E2E_PORT, share a machine. One worker a core;
  * `--workers=N` to change it.
  */

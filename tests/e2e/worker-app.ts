@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import fs from 'node:fs'
 
 /**
- * One app per Playwright worker (decision 0046): the built app started the way `npm start` starts it
+ * One app per Playwright worker (decision 0048): the built app started the way `npm start` starts it
  * (embedded PostgreSQL, migrations, web and worker) in a throwaway data folder, with the Stripe fake
  * beside it. Worker n takes the ports from E2E_PORT + 10 n: the app's, the closed port Google
  * sign-in leaves for (+1), the Stripe fake's (+2) and the Prodigi fake's that tests/e2e/prints.spec.ts
