@@ -19,7 +19,7 @@ const prodigiApiKey = 'e2e-prodigi-sandbox-key'
 export interface WorkerApp {
   url: string
   dataDir: string
-  /** Where "Sign in with Google" leaves for: a closed port, answered by tests/e2e/csp.spec.ts. */
+  /** Where "Sign in with Google" leaves for: a port nothing listens on but the page tests/e2e/csp.spec.ts starts there. */
   googleAuthorizationUrl: string
   /** Where the app's print lab is: tests/e2e/prints.spec.ts starts the Prodigi fake there. */
   prodigi: { port: number; apiKey: string }
