@@ -13,8 +13,9 @@ const config: KnipConfig = {
     'bench/*.ts',
     // Kysely's FileMigrationProvider (scripts/migrate-to-latest.ts) imports every file of the folder.
     'migrations/*.ts',
-    // Started as a process of its own by tests/helpers/web-process.ts.
+    // Started as processes of their own by tests/helpers/web-process.ts and tests/e2e/worker-app.ts.
     'tests/helpers/web-process-main.ts',
+    'tests/fakes/stripe-main.ts',
     // Started as worker threads by tests/unit/upscale/thread-pool.test.ts.
     'tests/helpers/pool-thread.ts',
   ],

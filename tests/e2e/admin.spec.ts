@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test'
 import { presetRange } from '#domain/analytics/date-range.ts'
-import { e2eAdmin } from '../../playwright.config.ts'
+import { e2eAdmin } from './worker-app.ts'
 import { petPhoto, signIn, test } from './support.ts'
 
 const statCard = (page: Page, label: string) =>

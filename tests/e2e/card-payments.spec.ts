@@ -1,7 +1,7 @@
 import { expect } from '@playwright/test'
 import { creditsOf, newUserContext, test } from './support.ts'
 
-// Card payments (decision 0041) against the Stripe fake that playwright.config.ts starts: the Pay by
+// Card payments (decision 0041) against the Stripe fake that tests/e2e/worker-app.ts starts: the Pay by
 // card button leaves for the fake's hosted page (a 303 without JavaScript, Remix's redirect with
 // it), whose Pay button delivers the signed webhook and sends the buyer back to the credit history.
 for (const javaScriptEnabled of [true, false]) {

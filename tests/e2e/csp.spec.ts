@@ -1,5 +1,5 @@
+import http from 'node:http'
 import { type Browser, type BrowserContext, expect } from '@playwright/test'
-import { e2eGoogleAuthorizationUrl } from '../../playwright.config.ts'
 import { adminContext, newUserContext, signIn, test, unique } from './support.ts'
 
 // The Content-Security-Policy breaks nothing (decision 0020): every page opens for every role, with
@@ -68,18 +68,25 @@ for (const role of ['guest', 'user', 'admin', 'superadmin'] as const) {
   }
 }
 
-test('Google sign-in leaves for the configured authorization page, which form-action allows', async ({ page }) => {
-  const fake = new URL(e2eGoogleAuthorizationUrl)
-  await page.route(`${fake.origin}/**`, (route) =>
-    route.fulfill({ contentType: 'text/html', body: '<h1>Fake Google sign-in</h1>' }),
+test('Google sign-in leaves for the configured authorization page, which form-action allows', async ({ page, app }) => {
+  const fake = new URL(app.googleAuthorizationUrl)
+  // A page of its own on Google's port (a route would not see the request: the browser follows the
+  // app's redirect there without asking Playwright in the headless shell).
+  const google = http.createServer((_request, response) =>
+    response.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Fake Google sign-in</h1>'),
   )
-  const response = await page.goto('/login')
-  expect(response?.headers()['content-security-policy']).toContain(`form-action 'self' ${fake.origin}`)
-  await page.getByRole('link', { name: 'Sign in with Google' }).click()
-  await expect(page.getByRole('heading', { name: 'Fake Google sign-in' })).toBeVisible()
-  const url = new URL(page.url())
-  expect(url.origin + url.pathname).toBe(e2eGoogleAuthorizationUrl)
-  expect(url.searchParams.get('client_id')).toBe('e2e-client.apps.googleusercontent.com')
+  await new Promise<void>((resolve) => google.listen(Number(fake.port), '127.0.0.1', resolve))
+  try {
+    const response = await page.goto('/login')
+    expect(response?.headers()['content-security-policy']).toContain(`form-action 'self' ${fake.origin}`)
+    await page.getByRole('link', { name: 'Sign in with Google' }).click()
+    await expect(page.getByRole('heading', { name: 'Fake Google sign-in' })).toBeVisible()
+    const url = new URL(page.url())
+    expect(url.origin + url.pathname).toBe(app.googleAuthorizationUrl)
+    expect(url.searchParams.get('client_id')).toBe('e2e-client.apps.googleusercontent.com')
+  } finally {
+    await new Promise((resolve) => google.close(resolve))
+  }
 })
 
 test('the Surprise and PayPal links open their sites in a new tab', async ({ browser }) => {

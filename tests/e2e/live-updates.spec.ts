@@ -5,7 +5,6 @@ import { simpleParser } from 'mailparser'
 import { newUserContext, petPhoto, signIn, test } from './support.ts'
 
 const TASK_POLL = /\/api\/async-(image|video)\/task\//
-const outbox = `tests/.tmp/e2e-${process.env.E2E_PORT ?? 3100}/outbox`
 
 /** Submits a portrait from /generate; answers the task id. */
 async function generatePortrait(page: Page) {
@@ -142,6 +141,7 @@ test('signing out in another tab ends this tab’s stream: it shows the sign-in 
 test('a finished video emails its link; the unsubscribe link works from a fresh browser and the profile switch without JavaScript', async ({
   browser,
   baseURL,
+  app,
 }) => {
   const admin = await browser.newContext()
   await signIn(admin.request)
@@ -155,7 +155,9 @@ test('a finished video emails its link; the unsubscribe link works from a fresh 
 
   let mail: Awaited<ReturnType<typeof findMail>>
   await expect
-    .poll(async () => (mail = await findMail(`/generate-video?task=${taskId}`)) !== undefined, { timeout: 60_000 })
+    .poll(async () => (mail = await findMail(app.dataDir, `/generate-video?task=${taskId}`)) !== undefined, {
+      timeout: 60_000,
+    })
     .toBe(true)
   expect(mail!.subject).toBe('Your video is ready')
   const unsubscribe = /(http\S+\/unsubscribe\?token=\S+)/.exec(mail!.text ?? '')![1]
@@ -195,7 +197,8 @@ test('a finished video emails its link; the unsubscribe link works from a fresh 
 })
 
 /** The outbox message (DATA_DIR/outbox, no SMTP in e2e) whose text contains `text`. */
-async function findMail(text: string) {
+async function findMail(dataDir: string, text: string) {
+  const outbox = path.join(dataDir, 'outbox')
   if (!fs.existsSync(outbox)) return undefined
   for (const file of fs.readdirSync(outbox)) {
     const mail = await simpleParser(fs.readFileSync(path.join(outbox, file)))

@@ -1,5 +1,4 @@
 import { expect } from '@playwright/test'
-import { e2eProdigi } from '../../playwright.config.ts'
 import { startProdigiFake, type ProdigiFake } from '../fakes/prodigi.ts'
 import { scaledCatalogue } from '../helpers/prints.ts'
 import { adminContext, newUserContext, petPhoto, test } from './support.ts'
@@ -10,8 +9,8 @@ import { adminContext, newUserContext, petPhoto, test } from './support.ts'
 
 let fake: ProdigiFake
 
-test.beforeAll(async () => {
-  fake = await startProdigiFake({ port: e2eProdigi.port, apiKey: e2eProdigi.apiKey, catalogue: scaledCatalogue(16) })
+test.beforeAll(async ({ app }) => {
+  fake = await startProdigiFake({ ...app.prodigi, catalogue: scaledCatalogue(16) })
 })
 
 test.afterAll(async () => {

@@ -7,7 +7,7 @@ import {
   test as base,
 } from '@playwright/test'
 import { drawnPetPhoto, type DrawnPetOptions } from '#tests/helpers/pet-photos.ts'
-import { e2eAdmin } from '../../playwright.config.ts'
+import { e2eAdmin, startWorkerApp, type WorkerApp } from './worker-app.ts'
 
 let counter = 0
 
@@ -80,13 +80,27 @@ function hydrateOnNavigation(page: Page) {
 }
 
 /**
+ * `app`: this worker's own app and Stripe fake (worker-app.ts), started once for the worker's tests,
+ * which take its address as their baseURL.
+ *
  * Every test fails on a Content-Security-Policy violation in any of its pages (decision 0020):
  * Chromium's "Refused to …" console messages, and the pages' `securitypolicyviolation` events
  * (the listener is injected by Playwright, which the policy does not govern). The contexts a test
  * opens itself with browser.newContext are watched too, and their pages' navigations wait for
  * hydration (hydrateOnNavigation).
  */
-export const test = base.extend<{ cspViolations: string[] }>({
+export const test = base.extend<{ cspViolations: string[] }, { app: WorkerApp }>({
+  app: [
+    // Playwright reads what a fixture needs from its first parameter's pattern: this one needs nothing.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, provide, workerInfo) => {
+      const started = await startWorkerApp(workerInfo.parallelIndex)
+      await provide(started.app)
+      await started.stop()
+    },
+    { scope: 'worker', auto: true, timeout: 180_000 },
+  ],
+  baseURL: async ({ app }, provide) => provide(app.url),
   cspViolations: [
     async ({ browser, context, javaScriptEnabled }, use) => {
       const violations: string[] = []

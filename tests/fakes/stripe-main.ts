@@ -1,4 +1,4 @@
-// The Stripe fake as a process of its own, for the end-to-end tests (playwright.config.ts starts it
+// The Stripe fake as a process of its own, for the end-to-end tests (tests/e2e/worker-app.ts starts one
 // beside the app): STRIPE_FAKE_PORT, the key and webhook secret the app is given, and where the
 // app's webhook endpoint is. Payments on its hosted page deliver their event before the redirect.
 import { startStripeFake } from './stripe.ts'

@@ -68,7 +68,9 @@ test('a task submitted on one web process and run by the worker reaches a stream
   expect(completed).toMatchObject({ id: taskId, type: 'image', progress: 100, error: null })
   expect(completed.result?.imageUrl).toMatch(new RegExp(`^/media/tasks/${taskId}/`))
   const seen = stream.events.filter(isTask(taskId))
-  expect(seen.map((event) => viewOf(event).status)).toEqual(expect.arrayContaining(['queued', 'processing']))
+  // A notice names the task and the web sends its row as it is then: a worker quicker than the web's
+  // read folds 'queued' into 'processing', never the run itself.
+  expect(seen.map((event) => viewOf(event).status)).toEqual(expect.arrayContaining(['processing', 'completed']))
   const ids = seen.map((event) => Number(event.id))
   expect(ids.every((id, index) => Number.isInteger(id) && (index === 0 || id > ids[index - 1]))).toBe(true)
   expect(stranger.events.filter(isTask(taskId))).toEqual([])

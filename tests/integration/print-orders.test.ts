@@ -39,7 +39,8 @@ const db = getDb()
 
 let web: Awaited<ReturnType<typeof startWebProcess>>
 let worker: ReturnType<typeof startWorker>
-const workerEnv = () => ({ PUBLIC_URL: web.origin, PRINT_LAB_TIMEOUT_MS: '1500' })
+// Long enough for a loaded machine's answers, short enough for the lost-answer test's retry.
+const workerEnv = () => ({ PUBLIC_URL: web.origin, PRINT_LAB_TIMEOUT_MS: '3000' })
 
 beforeAll(async () => {
   web = await startWebProcess()
@@ -302,7 +303,7 @@ test('a file the lab cannot use is refunded once with the reason in words, and t
   entry.product.variants[0]!.printAreaSizes.default!.horizontalResolution += 10
   const balance = await creditsOf(user.id)
   const labId = await atLab(placed.id)
-  await waitFor(async () => (await orderRow(placed.id)).status === 'refused', { timeout: 20_000 })
+  await waitFor(async () => (await orderRow(placed.id)).status === 'refused', { timeout: 45_000 })
   entry.product.variants[0]!.printAreaSizes.default!.horizontalResolution -= 10
   const row = await orderRow(placed.id)
   expect(row.problem).toBe('The print lab could not download the picture to print')
@@ -329,7 +330,7 @@ test('a payment authorisation needed on the lab account: refunded and the owner 
     },
   })
   await sweepPrintOrders(db)
-  await waitFor(async () => (await orderRow(placed.id)).status === 'refused', { timeout: 20_000 })
+  await waitFor(async () => (await orderRow(placed.id)).status === 'refused', { timeout: 45_000 })
   expect(await refundsOf(placed.id)).toHaveLength(1)
   await waitFor(() => outbox().some((m) => m.includes('owner@example.com') && m.includes(placed.id)), {
     timeout: 20_000,

@@ -38,7 +38,9 @@ const db = getDb()
 let openai: OpenAiFake
 let gemini: GeminiFake
 
-const breakers: BreakerSettings = { failures: 3, windowMs: 60_000, cooldownMs: 800, probeTimeoutMs: 10_000 }
+// A cool-down no test waits out: coolDown() moves the opening back instead, so a busy machine cannot
+// end a cool-down early between two steps of a test.
+const breakers: BreakerSettings = { failures: 3, windowMs: 60_000, cooldownMs: 60_000, probeTimeoutMs: 10_000 }
 
 beforeAll(async () => {
   openai = await startOpenAiFake({ slowMs: 900 })
@@ -64,6 +66,15 @@ interface ChainOptions {
   stallMs?: number
   openaiRpm?: number
   geminiRpm?: number
+}
+
+/** As if `provider`'s breaker had opened a cool-down ago. */
+async function coolDown(provider: string) {
+  await db
+    .updateTable('provider_breakers')
+    .set({ opened_at: new Date(Date.now() - breakers.cooldownMs - 1_000) })
+    .where('provider', '=', provider)
+    .execute()
 }
 
 /** OpenAI then Gemini (or the other way round), each with its own rate limit, with breakers. */
@@ -257,7 +268,7 @@ describe('the breakers', () => {
     expect(emails[0].text).toMatch(/quota is used up/)
 
     // After the cool-down the probe finds the quota still gone: open again, and no second email this hour.
-    await new Promise((resolve) => setTimeout(resolve, breakers.cooldownMs + 50))
+    await coolDown('openai')
     const again = await newTask()
     expect(await run(again.taskId)).toMatchObject({ status: 'completed', madeBy: 'gemini' })
     expect(await breakerOf('openai')).toMatchObject({ state: 'open', open_reason: 'quota' })
@@ -316,7 +327,7 @@ describe('the breakers', () => {
     expect(await breakerOf('openai')).toMatchObject({ state: 'open' })
     expect(await admitCall(db, 'openai', breakers)).toMatchObject({ state: 'open' })
 
-    await new Promise((resolve) => setTimeout(resolve, breakers.cooldownMs + 50))
+    await coolDown('openai')
     const admissions = await Promise.all(Array.from({ length: 6 }, () => admitCall(db, 'openai', breakers)))
     expect(admissions.filter((admission) => admission.state === 'probe')).toHaveLength(1)
     expect(await breakerOf('openai')).toMatchObject({ state: 'half_open' })
@@ -358,7 +369,7 @@ describe('the breakers', () => {
     openai.setMode('unavailable')
     for (let index = 0; index < breakers.failures; index++) await run((await newTask()).taskId)
     const opened = (await breakerOf('openai'))?.opened_at
-    await new Promise((resolve) => setTimeout(resolve, breakers.cooldownMs + 50))
+    await coolDown('openai')
     const calls = openai.requests.length
     await run((await newTask()).taskId)
     expect(openai.requests.length).toBe(calls + 1)
