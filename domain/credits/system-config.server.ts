@@ -1,3 +1,5 @@
+import { sql, type Selectable } from 'kysely'
+import type { SystemConfigTable } from '#platform/db-schema.ts'
 import type { DB, Tx } from '#platform/db.server.ts'
 import type { SystemSettingsUpdate } from './system-config-schema.ts'
 
@@ -25,7 +27,20 @@ export const defaultSystemConfig = {
 export type SystemSettings = typeof defaultSystemConfig
 
 export async function getSystemConfig(db: DB | Tx): Promise<SystemSettings> {
-  const row = await db.selectFrom('system_config').selectAll().executeTakeFirst()
+  return settingsFrom(await db.selectFrom('system_config').selectAll().executeTakeFirst())
+}
+
+/** A system_config row, as read or as JSON (where the markup is a number). */
+type SettingsRow = Omit<Selectable<SystemConfigTable>, 'id' | 'updated_at' | 'print_markup'> & {
+  print_markup: string | number
+}
+
+/** The settings as one JSON column of a statement that reads more: give it to settingsFrom. */
+export const systemConfigColumn = (db: DB | Tx) =>
+  db.selectFrom('system_config as c').select(sql<SettingsRow>`to_jsonb(c)`.as('settings'))
+
+/** The settings of a system_config row; with none yet, the defaults. */
+export function settingsFrom(row: SettingsRow | null | undefined): SystemSettings {
   if (!row) return defaultSystemConfig
   return {
     newUserBonusCredits: row.new_user_bonus_credits,

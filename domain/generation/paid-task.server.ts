@@ -1,10 +1,17 @@
+import { sql } from 'kysely'
 import type { TaskKind, TaskSource } from '#platform/db-schema.ts'
 import type { DB, Tx } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
-import { enqueueJob, type GenerationJobName } from '#platform/jobs.server.ts'
+import { executePrepared } from '#platform/prepared-queries.server.ts'
+import { addJobCall, type GenerationJobName } from '#platform/jobs.server.ts'
 import { getMetrics } from '#platform/metrics.server.ts'
-import { spendCredits } from '#domain/credits/credits.server.ts'
-import { getSystemConfig, type SystemSettings } from '#domain/credits/system-config.server.ts'
+import { balanceHold, withSpend } from '#domain/credits/credits.server.ts'
+import {
+  getSystemConfig,
+  settingsFrom,
+  systemConfigColumn,
+  type SystemSettings,
+} from '#domain/credits/system-config.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
 
 /**
@@ -33,7 +40,7 @@ export interface NewTask {
   description: string | ((cost: number) => string)
   /** A re-roll's or a likeness fix's parent task and the paid run its family started with. */
   family?: { parentTaskId: string; rootTaskId: string }
-  /** Runs in the transaction once the task is paid for; may move its job up the queue. */
+  /** Runs in the paying transaction just before the payment (undone if it fails); may move the job up the queue. */
   beforeQueue?: (tx: Tx) => Promise<{ runAt?: Date }>
   /** How many versions the run makes (1 for videos); `cost` is the price of all of them. */
   variants?: number
@@ -42,17 +49,45 @@ export interface NewTask {
 }
 
 /**
- * One transaction: the task row, the debit with its 'spend' ledger line, and the job. Too few
+ * One transaction: the debit with its 'spend' ledger line, the task row and its job. Too few
  * credits: 402 with needPurchase; too many of the user's tasks queued or running: 429. Either way
- * nothing is written.
+ * nothing is written. It takes four round trips to the database (begin, the prices with the hold on
+ * the user's row, the paid work in one statement, commit): created_at is the transaction's start,
+ * and the worker can start the task only after the commit.
  */
 export async function createPaidTask(db: DB, task: NewTask) {
   const created = await db.transaction().execute(async (tx) => {
-    const settings = await getSystemConfig(tx)
-    const cost = await task.cost(settings, tx)
-    await tx
-      .insertInto('generation_tasks')
-      .values({
+    const [{ settings }] = await executePrepared(
+      tx,
+      tx.selectNoFrom([systemConfigColumn(tx).as('settings'), balanceHold(tx, task.userId).as('held')]),
+    )
+    const prices = settingsFrom(settings)
+    const cost = await task.cost(prices, tx)
+    const placement = (await task.beforeQueue?.(tx)) ?? {}
+    const [paid] = await executePrepared(tx, payAndQueue(tx, task, { cost, settings: prices, runAt: placement.runAt }))
+    if (!paid) throw tooFewCredits(cost, task.kind)
+    if (Number(paid.othersActive) + 1 > getEnv().MAX_ACTIVE_TASKS_PER_USER) throw tooManyActive()
+    return { taskId: task.id, cost, credits: paid.credits }
+  })
+  getMetrics().tasksSubmitted.inc({ kind: task.kind })
+  return created
+}
+
+/**
+ * The paid work in one statement (prepared: its text is the same for every task): the debit and its ledger line (withSpend), the task's row, its
+ * job, and a count of the user's other tasks queued or running (fairness: one user's burst cannot
+ * fill every worker's lanes). The user's row is held since the transaction's first statement, so
+ * two submissions of the same user count one after the other. No row: too few credits.
+ */
+function payAndQueue(
+  tx: Tx,
+  task: NewTask,
+  { cost, settings, runAt }: { cost: number; settings: SystemSettings; runAt?: Date },
+) {
+  const description = typeof task.description === 'string' ? task.description : task.description(cost)
+  return withSpend(tx, { userId: task.userId, cost, description, taskId: task.id })
+    .with('task', (db) =>
+      db.insertInto('generation_tasks').values({
         id: task.id,
         user_id: task.userId,
         kind: task.kind,
@@ -69,18 +104,15 @@ export async function createPaidTask(db: DB, task: NewTask) {
         expires_at: null,
         parent_task_id: task.family?.parentTaskId ?? null,
         family_root_id: task.family?.rootTaskId ?? null,
-      })
-      .execute()
-    const description = typeof task.description === 'string' ? task.description : task.description(cost)
-    const paid = await spendCredits(tx, { userId: task.userId, cost, description, taskId: task.id })
-    if (!paid) throw tooFewCredits(cost, task.kind)
-    await refuseBeyondActiveLimit(tx, task.userId)
-    const placement = (await task.beforeQueue?.(tx)) ?? {}
-    await enqueueJob(tx, task.job, { taskId: task.id }, { jobKey: task.id, runAt: placement.runAt })
-    return { taskId: task.id, cost, credits: paid.credits }
-  })
-  getMetrics().tasksSubmitted.inc({ kind: task.kind })
-  return created
+      }),
+    )
+    .selectFrom('debit')
+    .select([
+      'credits',
+      sql<number>`(${addJobCall(task.job, { taskId: task.id }, { jobKey: task.id, runAt })}).id`.as('jobId'),
+      // The statement's snapshot does not hold the row it inserts: these are the others.
+      activeTasks(tx, task.userId).as('othersActive'),
+    ])
 }
 
 const tooFewCredits = (cost: number, kind: TaskKind) =>
@@ -88,15 +120,13 @@ const tooFewCredits = (cost: number, kind: TaskKind) =>
     extra: { needPurchase: true },
   })
 
-const activeTaskCount = async (db: DB | Tx, userId: string) => {
-  const { active } = await db
+/** How many of the user's tasks are queued or running. */
+const activeTasks = (db: DB | Tx, userId: string) =>
+  db
     .selectFrom('generation_tasks')
     .select((eb) => eb.fn.countAll<number>().as('active'))
     .where('user_id', '=', userId)
     .where('status', 'in', ['queued', 'processing'])
-    .executeTakeFirstOrThrow()
-  return Number(active)
-}
 
 function tooManyActive() {
   const limit = getEnv().MAX_ACTIVE_TASKS_PER_USER
@@ -104,15 +134,6 @@ function tooManyActive() {
     429,
     `You already have ${limit} generations in progress. Please wait until one of them finishes.`,
   )
-}
-
-/**
- * Fairness: one user's burst cannot fill every worker's lanes. Called after the debit, whose UPDATE
- * locks the user's row: two submissions of the same user count one after the other, the new task
- * included. Throwing rolls the debit back.
- */
-async function refuseBeyondActiveLimit(tx: Tx, userId: string) {
-  if ((await activeTaskCount(tx, userId)) > getEnv().MAX_ACTIVE_TASKS_PER_USER) throw tooManyActive()
 }
 
 /**
@@ -125,12 +146,12 @@ export async function refuseUnpayable(
   db: DB,
   { userId, kind, cost }: { userId: string; kind: TaskKind; cost: (settings: SystemSettings) => number },
 ) {
-  const [settings, user, active] = await Promise.all([
+  const [settings, user, { active }] = await Promise.all([
     getSystemConfig(db),
     db.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirst(),
-    activeTaskCount(db, userId),
+    activeTasks(db, userId).executeTakeFirstOrThrow(),
   ])
   const price = cost(settings)
   if ((user?.credits ?? 0) < price) throw tooFewCredits(price, kind)
-  if (active >= getEnv().MAX_ACTIVE_TASKS_PER_USER) throw tooManyActive()
+  if (Number(active) >= getEnv().MAX_ACTIVE_TASKS_PER_USER) throw tooManyActive()
 }
