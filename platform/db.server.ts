@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, type Transaction } from 'kysely'
+import { Kysely, PostgresDialect, sql, type QueryCreator, type Transaction } from 'kysely'
 import pg from 'pg'
 import {
   isQueryTimeout,
@@ -139,6 +139,29 @@ export function createPool(
   pool.on('error', reportPoolError)
   pool.on('connect', (client) => client.on('error', reportPoolError))
   return pool
+}
+
+/**
+ * A statement's step `INSERT INTO table (…) SELECT <row's values> FROM source`: the row is written
+ * only when `source`, an earlier step of the same statement, has a row. The database types each
+ * value by its column.
+ */
+export function insertWhenFrom<Steps extends Database, Table extends keyof Database>(
+  qc: QueryCreator<Steps>,
+  table: Table,
+  row: Partial<Record<keyof Database[Table], unknown>>,
+  source: string,
+) {
+  const columns = Object.keys(row)
+  const db = qc as unknown as QueryCreator<Database>
+  return db
+    .insertInto(table)
+    .columns(columns as never)
+    .expression(
+      db
+        .selectFrom(sql.table(source).as('source'))
+        .select((eb) => columns.map((column) => eb.val(row[column as keyof typeof row]).as(column))) as never,
+    )
 }
 
 export function createDb(pool: pg.Pool): DB {

@@ -1,6 +1,6 @@
-import { sql } from 'kysely'
-import type { CreditTransactionsTable, LedgerType, TaskKind } from '#platform/db-schema.ts'
-import type { DB, Tx } from '#platform/db.server.ts'
+import { sql, type RawBuilder } from 'kysely'
+import type { LedgerType, TaskKind } from '#platform/db-schema.ts'
+import { insertWhenFrom, type DB, type Tx } from '#platform/db.server.ts'
 import { hdDifferenceLine, refundLine, type RefundReason } from './refund-reasons.ts'
 
 /**
@@ -60,40 +60,26 @@ export async function spendCredits(tx: Tx, entry: Spend) {
 }
 
 /**
- * spendCredits as the first steps of a statement that does the paid work too: `debit` holds the
- * balance left, and no row when the user is short, in which case the caller must roll its
- * transaction back (its own steps ran all the same).
+ * spendCredits as the first steps of a statement that does the paid work too, its steps written
+ * only for a row of `debit` (insertWhenFrom): `debit` holds the balance left, and no row when the
+ * user is short or `onlyIf` is false. `onlyIf` goes into the debit's WHERE: evaluated on the
+ * user's row before it is locked, and again on its latest version should a concurrent payment have
+ * changed it meanwhile.
  */
-export function withSpend(tx: Tx, entry: Spend) {
-  const line = Object.entries(ledgerRow({ ...entry, type: 'spend', amount: -entry.cost }))
-  return tx
-    .with('debit', (db) =>
-      db
+export function withSpend(db: DB | Tx, entry: Spend, onlyIf: RawBuilder<boolean> = sql<boolean>`true`) {
+  const line = ledgerRow({ ...entry, type: 'spend', amount: -entry.cost })
+  return db
+    .with('debit', (qc) =>
+      qc
         .updateTable('users')
         .set({ credits: sql`credits - ${entry.cost}` })
         .where('id', '=', entry.userId)
         .where('credits', '>=', entry.cost)
+        .where(onlyIf)
         .returning('credits'),
     )
-    .with('spend_line', (db) =>
-      db
-        .insertInto('credit_transactions')
-        .columns(line.map(([column]) => column as keyof CreditTransactionsTable))
-        .expression(db.selectFrom('debit').select((eb) => line.map(([column, value]) => eb.val(value).as(column)))),
-    )
+    .with('spend_line', (qc) => insertWhenFrom(qc, 'credit_transactions', line, 'debit'))
 }
-
-/**
- * Locks the user's row until the transaction ends, as a debit does, to be selected as a column
- * (true, or null for no such user) of a statement that reads more: a payment that counts
- * something of the user's counts it after every earlier payment of theirs has committed.
- */
-export const balanceHold = (tx: Tx, userId: string) =>
-  tx
-    .selectFrom('users')
-    .select(sql<true>`true`.as('held'))
-    .where('id', '=', userId)
-    .forNoKeyUpdate()
 
 /** Adds credits (bonus, refund, purchase). The ledger's unique indexes make refunds and purchases once-only. */
 export async function grantCredits(tx: Tx, entry: Omit<LedgerEntry, 'type'> & { type: 'earn' | 'purchase' }) {

@@ -1,22 +1,25 @@
 import { sql } from 'kysely'
 import type { TaskKind, TaskSource } from '#platform/db-schema.ts'
-import type { DB, Tx } from '#platform/db.server.ts'
+import { insertWhenFrom, type DB, type Tx } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { executePrepared } from '#platform/prepared-queries.server.ts'
 import { addJobCall, type GenerationJobName } from '#platform/jobs.server.ts'
 import { getMetrics } from '#platform/metrics.server.ts'
-import { balanceHold, withSpend } from '#domain/credits/credits.server.ts'
+import { withSpend } from '#domain/credits/credits.server.ts'
 import {
   getSystemConfig,
-  settingsFrom,
+  rememberedSettings,
+  rememberSettings,
+  settingsUnchanged,
   systemConfigColumn,
+  type RememberedSettings,
   type SystemSettings,
 } from '#domain/credits/system-config.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
 
 /**
  * A paid task, whatever made it (a generation with uploads, a re-roll, a likeness fix, "Make it
- * bigger"): the row, the debit and the job in one transaction. What differs between them comes in
+ * bigger"): the row, the debit and the job in one statement. What differs between them comes in
  * as data (`NewTask`): the job, the price, the inputs. The worker then moves the task
  * (task-states.server.ts); routes read it (user-tasks.server.ts).
  */
@@ -34,86 +37,114 @@ export interface NewTask {
   params: Record<string, unknown>
   inputKeys: string[]
   provider: string
-  /** The price, read from the system config inside the paying transaction. */
-  cost: (settings: SystemSettings, tx: Tx) => number | Promise<number>
+  /** The price by the settings the payment finds current. */
+  cost: (settings: SystemSettings) => number
   /** The ledger line, e.g. 'Image generation'; may depend on the price (a free likeness fix). */
   description: string | ((cost: number) => string)
   /** A re-roll's or a likeness fix's parent task and the paid run its family started with. */
   family?: { parentTaskId: string; rootTaskId: string }
-  /** Runs in the paying transaction just before the payment (undone if it fails); may move the job up the queue. */
-  beforeQueue?: (tx: Tx) => Promise<{ runAt?: Date }>
+  /**
+   * Work of its own the payment needs (a re-roll's or fix's family): run first, in one transaction
+   * with the payment, which undoes it when the payment is refused. It may make the task free (a
+   * likeness fix the run includes) or move its job up the queue.
+   */
+  before?: (tx: Tx, settings: SystemSettings) => Promise<{ free?: boolean; runAt?: Date }>
   /** How many versions the run makes (1 for videos); `cost` is the price of all of them. */
   variants?: number
-  /** Params that depend on the prices read in the paying transaction (HD's refundable difference). */
+  /** Params that depend on the prices of the payment (HD's refundable difference). */
   pricedParams?: (settings: SystemSettings) => Record<string, unknown>
 }
 
+/** A payment tried this many times at most while a superadmin changes the prices under it. */
+const PAYMENT_ATTEMPTS = 3
+
 /**
- * One transaction: the debit with its 'spend' ledger line, the task row and its job. Too few
- * credits: 402 with needPurchase; too many of the user's tasks queued or running: 429. Either way
- * nothing is written. It takes four round trips to the database (begin, the prices with the hold on
- * the user's row, the paid work in one statement, commit): created_at is the transaction's start,
- * and the worker can start the task only after the commit.
+ * The debit with its 'spend' ledger line, the task row and its job, all or nothing, in one
+ * statement (pay), inside a transaction only for a task with work `before` it. Too few credits:
+ * 402 with needPurchase; too many of the user's tasks queued or running: 429. Either way nothing is
+ * written. created_at is the start of that statement (or transaction): the worker can start the
+ * task once it commits.
  */
 export async function createPaidTask(db: DB, task: NewTask) {
-  const created = await db.transaction().execute(async (tx) => {
-    const [{ settings }] = await executePrepared(
-      tx,
-      tx.selectNoFrom([systemConfigColumn(tx).as('settings'), balanceHold(tx, task.userId).as('held')]),
-    )
-    const prices = settingsFrom(settings)
-    const cost = await task.cost(prices, tx)
-    const placement = (await task.beforeQueue?.(tx)) ?? {}
-    const [paid] = await executePrepared(tx, payAndQueue(tx, task, { cost, settings: prices, runAt: placement.runAt }))
-    if (!paid) throw tooFewCredits(cost, task.kind)
-    if (Number(paid.othersActive) + 1 > getEnv().MAX_ACTIVE_TASKS_PER_USER) throw tooManyActive()
-    return { taskId: task.id, cost, credits: paid.credits }
-  })
-  getMetrics().tasksSubmitted.inc({ kind: task.kind })
-  return created
+  for (let attempt = 1; ; attempt++) {
+    const prices = await rememberedSettings(db)
+    const before = task.before
+    try {
+      const created = before
+        ? await db.transaction().execute(async (tx) => pay(tx, task, prices, await before(tx, prices.settings)))
+        : await pay(db, task, prices)
+      getMetrics().tasksSubmitted.inc({ kind: task.kind })
+      return created
+    } catch (error) {
+      // The prices changed since this process last read them: again, by the current ones.
+      if (!(error instanceof PricesChanged) || attempt === PAYMENT_ATTEMPTS) throw error
+    }
+  }
+}
+
+class PricesChanged extends HttpError {
+  constructor() {
+    super(409, 'The prices changed while you were paying; please try again')
+  }
 }
 
 /**
- * The paid work in one statement (prepared: its text is the same for every task): the debit and its ledger line (withSpend), the task's row, its
- * job, and a count of the user's other tasks queued or running (fairness: one user's burst cannot
- * fill every worker's lanes). The user's row is held since the transaction's first statement, so
- * two submissions of the same user count one after the other. No row: too few credits.
+ * One statement, prepared (its text is the same for every task): the debit and its ledger line
+ * (withSpend), the task's row and its job, each written only when the debit is. The debit also
+ * asks that the prices are those remembered, and fairness, that the user has fewer than
+ * MAX_ACTIVE_TASKS_PER_USER tasks queued or running (one user's burst cannot fill every worker's
+ * lanes). active_tasks_of counts with a snapshot of its own, and runs again should a concurrent
+ * payment of the same user change the row first: two submissions of the same user count one after
+ * the other.
  */
-function payAndQueue(
-  tx: Tx,
+async function pay(
+  db: DB | Tx,
   task: NewTask,
-  { cost, settings, runAt }: { cost: number; settings: SystemSettings; runAt?: Date },
+  prices: RememberedSettings,
+  { free = false, runAt }: { free?: boolean; runAt?: Date } = {},
 ) {
+  const cost = free ? 0 : task.cost(prices.settings)
   const description = typeof task.description === 'string' ? task.description : task.description(cost)
-  return withSpend(tx, { userId: task.userId, cost, description, taskId: task.id })
-    .with('task', (db) =>
-      db.insertInto('generation_tasks').values({
-        id: task.id,
-        user_id: task.userId,
-        kind: task.kind,
-        source: task.source,
-        params: JSON.stringify({ ...task.params, ...task.pricedParams?.(settings) }),
-        input_keys: task.inputKeys,
-        credit_cost: cost,
-        variants: task.variants ?? 1,
-        provider: task.provider,
-        result_key: null,
-        error: null,
-        started_at: null,
-        finished_at: null,
-        expires_at: null,
-        parent_task_id: task.family?.parentTaskId ?? null,
-        family_root_id: task.family?.rootTaskId ?? null,
-      }),
-    )
-    .selectFrom('debit')
-    .select([
-      'credits',
-      sql<number>`(${addJobCall(task.job, { taskId: task.id }, { jobKey: task.id, runAt })}).id`.as('jobId'),
-      // The statement's snapshot does not hold the row it inserts: these are the others.
-      activeTasks(tx, task.userId).as('othersActive'),
-    ])
+  const allowed = sql<boolean>`active_tasks_of(users.id) < ${getEnv().MAX_ACTIVE_TASKS_PER_USER} AND ${settingsUnchanged(prices.json)}`
+  const [outcome] = await executePrepared(
+    db,
+    withSpend(db, { userId: task.userId, cost, description, taskId: task.id }, allowed)
+      .with('task', (qc) => insertWhenFrom(qc, 'generation_tasks', taskRow(task, cost, prices.settings), 'debit'))
+      .selectNoFrom((eb) => [
+        eb.selectFrom('debit').select('credits').as('credits'),
+        eb
+          .selectFrom('debit')
+          .select(sql<number>`(${addJobCall(task.job, { taskId: task.id }, { jobKey: task.id, runAt })}).id`.as('id'))
+          .as('jobId'),
+        // Why not, when the debit was refused.
+        systemConfigColumn(db).as('settings'),
+        settingsUnchanged(prices.json).as('pricesCurrent'),
+        eb.selectFrom('users').select('credits').where('id', '=', task.userId).as('balance'),
+      ]),
+  )
+  if (outcome.credits !== null) return { taskId: task.id, cost, credits: outcome.credits }
+  if (!outcome.pricesCurrent) {
+    rememberSettings(outcome.settings)
+    throw new PricesChanged()
+  }
+  if ((outcome.balance ?? 0) < cost) throw tooFewCredits(cost, task.kind)
+  throw tooManyActive()
 }
+
+/** The task's row as the payment writes it. */
+const taskRow = (task: NewTask, cost: number, settings: SystemSettings) => ({
+  id: task.id,
+  user_id: task.userId,
+  kind: task.kind,
+  source: task.source,
+  params: JSON.stringify({ ...task.params, ...task.pricedParams?.(settings) }),
+  input_keys: task.inputKeys,
+  credit_cost: cost,
+  variants: task.variants ?? 1,
+  provider: task.provider,
+  parent_task_id: task.family?.parentTaskId ?? null,
+  family_root_id: task.family?.rootTaskId ?? null,
+})
 
 const tooFewCredits = (cost: number, kind: TaskKind) =>
   new HttpError(402, `You need at least ${cost} credits to generate ${kindNames[kind]}`, {
@@ -139,7 +170,7 @@ function tooManyActive() {
 /**
  * The same two refusals (402, then 429) read before a submission's paid outside calls (the photo
  * check's vision call, moderation), so a user who cannot pay, or has too many tasks running, costs
- * none of them. Only a reading: the paying transaction checks both again, which is what refuses
+ * none of them. Only a reading: the paying statement checks both again, which is what refuses
  * parallel submissions racing past this.
  */
 export async function refuseUnpayable(
