@@ -26,7 +26,7 @@ const descriptions: Record<TaskKind, Record<GenerationTask['source'], string>> =
 }
 
 /** Every column of a task, by name (a prepared statement names its columns: compiledOnce). */
-const taskColumns = Object.keys({
+export const taskColumnNames = Object.keys({
   id: true,
   user_id: true,
   kind: true,
@@ -55,9 +55,9 @@ const taskColumns = Object.keys({
   family_root_id: true,
   variants: true,
   favourite_index: true,
-} satisfies Record<keyof GenerationTasksTable, true>).map(
-  (column) => `t.${column as keyof GenerationTasksTable}` as const,
-)
+} satisfies Record<keyof GenerationTasksTable, true>) as Array<keyof GenerationTasksTable>
+
+const taskColumns = taskColumnNames.map((column) => `t.${column}` as const)
 
 /** The columns of a task plus where it stands in the shared queue. */
 export function selectTasksWithQueue(db: DB) {
