@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, type Transaction } from 'kysely'
+import { Kysely, PostgresDialect, sql, type QueryCreator, type Transaction } from 'kysely'
 import pg from 'pg'
 import {
   isQueryTimeout,
@@ -36,6 +36,8 @@ class DatabaseClient extends pg.Client {
   // One signature for pg's overloads: text or config, values, then a callback or a promise.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(...args: any[]): any {
+    const name = typeof args[0] === 'string' ? statementNames.get(args[0]) : undefined
+    if (name) args.splice(0, 2, { name, text: args[0], values: args[1] })
     const callback: unknown = args.at(-1)
     if (typeof callback === 'function') {
       args[args.length - 1] = (error: unknown, result: unknown) => {
@@ -59,6 +61,21 @@ class DatabaseClient extends pg.Client {
     // unanswered query still active, destroys the socket rather than waiting for a goodbye.
     if (isQueryTimeout(error)) this.end().catch(() => {})
   }
+}
+
+/** The statements run by name (preparedStatement): their text, and the name each connection knows it by. */
+const statementNames = new Map<string, string>()
+
+/**
+ * Runs `text` as a named prepared statement from now on: each connection parses it once, and the
+ * database may keep one plan for it rather than planning it on every run (for a query run on every
+ * request, a plan can cost more than the answer). Its result must name its columns and hold no
+ * table's whole row: the columns of a prepared `*` (or the type of a row) would change when a
+ * migration adds a column, and the database then refuses to run it.
+ */
+export function preparedStatement(text: string) {
+  if (/"\.\*|select \*/i.test(text)) throw new Error('A prepared statement must name its columns, not select *')
+  if (!statementNames.has(text)) statementNames.set(text, `pawtrait_${statementNames.size + 1}`)
 }
 
 /** pg's pool, with what a failed connect means decided here: the database away (tagged), or the pool full (counted). */
@@ -122,6 +139,29 @@ export function createPool(
   pool.on('error', reportPoolError)
   pool.on('connect', (client) => client.on('error', reportPoolError))
   return pool
+}
+
+/**
+ * A statement's step `INSERT INTO table (…) SELECT <row's values> FROM source`: the row is written
+ * only when `source`, an earlier step of the same statement, has a row. The database types each
+ * value by its column.
+ */
+export function insertWhenFrom<Steps extends Database, Table extends keyof Database>(
+  qc: QueryCreator<Steps>,
+  table: Table,
+  row: Partial<Record<keyof Database[Table], unknown>>,
+  source: string,
+) {
+  const columns = Object.keys(row)
+  const db = qc as unknown as QueryCreator<Database>
+  return db
+    .insertInto(table)
+    .columns(columns as never)
+    .expression(
+      db
+        .selectFrom(sql.table(source).as('source'))
+        .select((eb) => columns.map((column) => eb.val(row[column as keyof typeof row]).as(column))) as never,
+    )
 }
 
 export function createDb(pool: pg.Pool): DB {

@@ -139,10 +139,28 @@ interface JobOptions {
 type WithRequestId<Payload> = Payload & { requestId?: string }
 
 /**
- * Adds a graphile-worker job with SQL on the given connection, so that inside a transaction the job
- * exists only if the transaction commits, with its kind's attempts and priority (jobKinds).
+ * graphile-worker's add_job call for a job of `name`, with its kind's attempts and priority
+ * (jobKinds), as an expression for a statement that does more (enqueueJob selects it alone).
  * Enqueued while a request is handled, the job carries that request's id (worker/job-context.ts
  * logs it).
+ */
+export function addJobCall<Name extends JobName>(name: Name, payload: JobPayloads[Name], options: JobOptions = {}) {
+  const kind: JobKind = jobKinds[name]
+  const requestId = currentRequestContext()?.requestId
+  const carried: WithRequestId<JobPayloads[Name]> = requestId ? { ...payload, requestId } : payload
+  return sql<unknown>`graphile_worker.add_job(
+    identifier => ${name},
+    payload => ${JSON.stringify(carried)}::json,
+    max_attempts => ${options.maxAttempts ?? kind.maxAttempts},
+    job_key => ${options.jobKey ?? null},
+    priority => ${kind.priority},
+    run_at => ${options.runAt ?? null}::timestamptz
+  )`
+}
+
+/**
+ * Adds a graphile-worker job with SQL on the given connection, so that inside a transaction the job
+ * exists only if the transaction commits.
  */
 export async function enqueueJob<Name extends JobName>(
   db: DB | Tx,
@@ -150,17 +168,5 @@ export async function enqueueJob<Name extends JobName>(
   payload: JobPayloads[Name],
   options: JobOptions = {},
 ) {
-  const kind: JobKind = jobKinds[name]
-  const requestId = currentRequestContext()?.requestId
-  const carried: WithRequestId<JobPayloads[Name]> = requestId ? { ...payload, requestId } : payload
-  await sql`
-    SELECT graphile_worker.add_job(
-      identifier => ${name},
-      payload => ${JSON.stringify(carried)}::json,
-      max_attempts => ${options.maxAttempts ?? kind.maxAttempts},
-      job_key => ${options.jobKey ?? null},
-      priority => ${kind.priority},
-      run_at => ${options.runAt ?? null}::timestamptz
-    )
-  `.execute(db)
+  await sql`SELECT ${addJobCall(name, payload, options)}`.execute(db)
 }

@@ -17,9 +17,12 @@ import type { Request as ExpressRequest, RequestHandler, Response } from 'expres
  * path again, building its router's state, piping even a small JSON body as a stream) was half
  * of a status poll's CPU (decision 0045). Other methods go through Remix.
  */
-export function apiRequestHandler(build: ServerBuild, mode: string): RequestHandler {
+export function apiRequestHandler(build: ServerBuild, mode: string, compress: RequestHandler): RequestHandler {
   const routes = apiRoutes(build)
   const handlers = new Map<string, RequestHandler>()
+  // The routes by their path's first segment after /api: a request is compared with its group's only.
+  const groups = new Map<string, ApiRoute[]>()
+  for (const route of routes) groups.set(route.segments[1], [...(groups.get(route.segments[1]) ?? []), route])
   for (const group of new Set(routes.map((route) => route.group))) {
     const ids = new Set(['root', ...routes.filter((route) => route.group === group).flatMap((route) => route.ids)])
     const groupRoutes = Object.fromEntries(Object.entries(build.routes).filter(([id]) => ids.has(id)))
@@ -31,18 +34,34 @@ export function apiRequestHandler(build: ServerBuild, mode: string): RequestHand
       .replace(/(.)\/$/, '$1')
       .split('/')
       .slice(1)
-    const route = routes.find((candidate) => matches(candidate.segments, segments))
-    if (!route) return answer(res, 404, 'There is no such API endpoint')
-    if (!route.methods.includes(req.method)) {
-      res.setHeader('Allow', route.methods.join(', '))
-      return answer(res, 405, `${req.method} is not allowed here; use ${route.methods.join(' or ')}`)
+    const route = groups.get(segments[1])?.find((candidate) => matches(candidate.segments, segments))
+    if (req.method === 'GET' && route?.loader) {
+      return void answerWithLoader(route, segments, req, res, compress).catch(next)
     }
-    if (req.method === 'GET' && route.loader) return void answerWithLoader(route, segments, req, res).catch(next)
-    handlers.get(route.group)?.(req, res, next)
+    compress(req, res, () => {
+      if (!route) return answer(res, 404, 'There is no such API endpoint')
+      if (!route.methods.includes(req.method)) {
+        res.setHeader('Allow', route.methods.join(', '))
+        return answer(res, 405, `${req.method} is not allowed here; use ${route.methods.join(' or ')}`)
+      }
+      handlers.get(route.group)?.(req, res, next)
+    })
   }
 }
 
-async function answerWithLoader(route: ApiRoute, segments: string[], req: ExpressRequest, res: Response) {
+/**
+ * A JSON answer smaller than this goes out as it is (compression's own threshold): the compression
+ * middleware, which makes every answer it wraps a chunked one, only wraps those it may shrink.
+ */
+const COMPRESSION_THRESHOLD = 1024
+
+async function answerWithLoader(
+  route: ApiRoute,
+  segments: string[],
+  req: ExpressRequest,
+  res: Response,
+  compress: RequestHandler,
+) {
   const params: Record<string, string> = {}
   route.segments.forEach((part, index) => {
     if (part.startsWith(':')) params[part.slice(1)] = decodeSegment(segments[index])
@@ -50,10 +69,10 @@ async function answerWithLoader(route: ApiRoute, segments: string[], req: Expres
   // Aborted when the client goes away before the answer is complete (a live stream's end).
   const controller = new AbortController()
   res.on('close', () => res.writableFinished || controller.abort())
-  const headers = new Headers()
+  const headers: Array<[string, string]> = []
   for (const [name, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) value.forEach((item) => headers.append(name, item))
-    else if (value !== undefined) headers.set(name, value)
+    if (Array.isArray(value)) value.forEach((item) => headers.push([name, item]))
+    else if (value !== undefined) headers.push([name, value])
   }
   const request = new Request(`${req.protocol}://${requestHost(req)}${req.originalUrl}`, {
     headers,
@@ -72,8 +91,14 @@ async function answerWithLoader(route: ApiRoute, segments: string[], req: Expres
   const type = answer.headers.get('content-type') ?? ''
   if (!answer.body) return void res.end()
   // A JSON answer is written at once rather than piped, as the bytes the loader made (a large one
-  // comes gzipped already: api.analytics.overview.ts).
-  if (type.startsWith('application/json')) return void res.end(Buffer.from(await answer.arrayBuffer()))
+  // may come gzipped already: api.analytics.overview.ts).
+  if (type.startsWith('application/json')) {
+    const body = Buffer.from(await answer.arrayBuffer())
+    if (body.byteLength >= COMPRESSION_THRESHOLD) return compress(req, res, () => res.end(body))
+    // What the compression middleware says of every JSON answer, compressed or not.
+    res.vary('Accept-Encoding')
+    return void res.end(body)
+  }
   if (/text\/event-stream/i.test(type)) res.flushHeaders()
   await writeReadableStreamToWritable(answer.body, res)
 }

@@ -37,7 +37,9 @@ export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, ob
   app.use(closeAfterEarlyAnswers())
   app.use(securityHeaders(env))
   // Live update streams stay uncompressed, chunk by chunk: compression honours their `no-transform`.
-  app.use(compression())
+  // /api answers are compressed by the api router, which leaves small JSON answers out.
+  const compress = compression()
+  app.use((req, res, next) => (/^\/api(\/|$)/i.test(req.path) ? next() : compress(req, res, next)))
   // Fingerprinted bundles can be cached forever; other public files for an hour.
   app.use('/build', express.static(path.join(root, 'public/build'), { immutable: true, maxAge: '1y' }))
   // API and media requests never name a public file: spare them the file-system lookup.
@@ -50,7 +52,7 @@ export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, ob
   })
   // Browsers send CSP reports without cookies and with no Origin we could vouch for (app/routes/csp-report.ts).
   app.use(rejectCrossSiteRequests(env.PUBLIC_URL, [CSP_REPORT_PATH]))
-  app.all(['/api', '/api/*'], apiRequestHandler(build, env.NODE_ENV))
+  app.all(['/api', '/api/*'], apiRequestHandler(build, env.NODE_ENV, compress))
   app.all(
     '*',
     retryAfterOn503,

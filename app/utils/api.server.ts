@@ -16,16 +16,21 @@ type Handler<Args> = (args: Args) => Promise<Response>
  */
 export function apiHandler<Args extends LoaderFunctionArgs | ActionFunctionArgs>(handler: Handler<Args>) {
   return async (args: Args) => {
-    const response = await answer(handler, args)
-    recordApiCall(args.request, response.status)
+    const url = new URL(args.request.url)
+    const response = await answer(handler, args, url)
+    recordApiCall(args.request, url.pathname, response.status)
     return response
   }
 }
 
-async function answer<Args extends LoaderFunctionArgs | ActionFunctionArgs>(handler: Handler<Args>, args: Args) {
+async function answer<Args extends LoaderFunctionArgs | ActionFunctionArgs>(
+  handler: Handler<Args>,
+  args: Args,
+  url: URL,
+) {
   try {
     assertPlainText(args.params, 'path')
-    assertPlainText(new URL(args.request.url).searchParams)
+    assertPlainText(url.searchParams)
     return await handler(args)
   } catch (error) {
     if (error instanceof Response) return error
@@ -35,7 +40,7 @@ async function answer<Args extends LoaderFunctionArgs | ActionFunctionArgs>(hand
     }
     const unavailable = asServiceUnavailable(error)
     if (unavailable) return errorResponse(new HttpError(unavailable.status, unavailable.message, unavailable))
-    console.error('[api] unexpected error on', args.request.method, new URL(args.request.url).pathname, error)
+    console.error('[api] unexpected error on', args.request.method, url.pathname, error)
     return json({ message: 'Something went wrong, please try again later' }, { status: 500 })
   }
 }

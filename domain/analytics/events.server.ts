@@ -162,9 +162,8 @@ const uncountedApiPaths = [
   /^\/api\/stripe\/webhook$/,
 ]
 
-/** Every /api request except the uncounted ones above. */
-export function recordApiCall(request: Request, status: number) {
-  const path = new URL(request.url).pathname
+/** Every /api request except the uncounted ones above; `path` is the request's. */
+export function recordApiCall(request: Request, path: string, status: number) {
   if (uncountedApiPaths.some((pattern) => pattern.test(path))) return
   recordEvent({
     type: 'api_call',

@@ -1,6 +1,6 @@
-import { sql } from 'kysely'
+import { sql, type RawBuilder } from 'kysely'
 import type { LedgerType, TaskKind } from '#platform/db-schema.ts'
-import type { DB, Tx } from '#platform/db.server.ts'
+import { insertWhenFrom, type DB, type Tx } from '#platform/db.server.ts'
 import { hdDifferenceLine, refundLine, type RefundReason } from './refund-reasons.ts'
 
 /**
@@ -25,40 +25,60 @@ interface LedgerEntry {
   printOrderId?: string
 }
 
+/** A ledger line's columns. */
+function ledgerRow(entry: LedgerEntry) {
+  return {
+    user_id: entry.userId,
+    type: entry.type,
+    amount: entry.amount,
+    description: entry.description,
+    task_id: entry.taskId ?? null,
+    // A task's refund names its version; a one-version task's is version 0.
+    version_index: entry.versionIndex ?? (entry.type === 'earn' && entry.taskId ? 0 : null),
+    payment_proof_id: entry.paymentProofId ?? null,
+    print_order_id: entry.printOrderId ?? null,
+    refund_kind: entry.refundKind ?? null,
+  }
+}
+
 async function writeLedger(tx: Tx | DB, entry: LedgerEntry) {
-  await tx
-    .insertInto('credit_transactions')
-    .values({
-      user_id: entry.userId,
-      type: entry.type,
-      amount: entry.amount,
-      description: entry.description,
-      task_id: entry.taskId ?? null,
-      // A task's refund names its version; a one-version task's is version 0.
-      version_index: entry.versionIndex ?? (entry.type === 'earn' && entry.taskId ? 0 : null),
-      payment_proof_id: entry.paymentProofId ?? null,
-      print_order_id: entry.printOrderId ?? null,
-      refund_kind: entry.refundKind ?? null,
-    })
-    .execute()
+  await tx.insertInto('credit_transactions').values(ledgerRow(entry)).execute()
+}
+
+type Spend = Omit<LedgerEntry, 'type' | 'amount'> & { cost: number }
+
+/**
+ * Takes `cost` credits if the user has them, with the 'spend' ledger line, in one statement: the
+ * line is written only if the conditional UPDATE took the credits. That UPDATE is atomic, so
+ * parallel payments can never overdraw. Returns the balance left, or null (and changes nothing)
+ * when it is short.
+ */
+export async function spendCredits(tx: Tx, entry: Spend) {
+  const paid = await withSpend(tx, entry).selectFrom('debit').select('credits').executeTakeFirst()
+  // The row stays locked until the transaction ends: this is the balance it commits with.
+  return paid ? { credits: paid.credits } : null
 }
 
 /**
- * Takes `cost` credits if the user has them. The conditional UPDATE is atomic, so parallel
- * submissions can never overdraw. Returns the balance left, or null (and changes nothing) when it is short.
+ * spendCredits as the first steps of a statement that does the paid work too, its steps written
+ * only for a row of `debit` (insertWhenFrom): `debit` holds the balance left, and no row when the
+ * user is short or `onlyIf` is false. `onlyIf` goes into the debit's WHERE: evaluated on the
+ * user's row before it is locked, and again on its latest version should a concurrent payment have
+ * changed it meanwhile.
  */
-export async function spendCredits(tx: Tx, entry: Omit<LedgerEntry, 'type' | 'amount'> & { cost: number }) {
-  const updated = await tx
-    .updateTable('users')
-    .set({ credits: sql`credits - ${entry.cost}` })
-    .where('id', '=', entry.userId)
-    .where('credits', '>=', entry.cost)
-    .returning('credits')
-    .executeTakeFirst()
-  if (!updated) return null
-  await writeLedger(tx, { ...entry, type: 'spend', amount: -entry.cost })
-  // The row stays locked until the transaction ends: this is the balance it commits with.
-  return { credits: updated.credits }
+export function withSpend(db: DB | Tx, entry: Spend, onlyIf: RawBuilder<boolean> = sql<boolean>`true`) {
+  const line = ledgerRow({ ...entry, type: 'spend', amount: -entry.cost })
+  return db
+    .with('debit', (qc) =>
+      qc
+        .updateTable('users')
+        .set({ credits: sql`credits - ${entry.cost}` })
+        .where('id', '=', entry.userId)
+        .where('credits', '>=', entry.cost)
+        .where(onlyIf)
+        .returning('credits'),
+    )
+    .with('spend_line', (qc) => insertWhenFrom(qc, 'credit_transactions', line, 'debit'))
 }
 
 /** Adds credits (bonus, refund, purchase). The ledger's unique indexes make refunds and purchases once-only. */

@@ -1,3 +1,5 @@
+import { sql, type Selectable } from 'kysely'
+import type { SystemConfigTable } from '#platform/db-schema.ts'
 import type { DB, Tx } from '#platform/db.server.ts'
 import type { SystemSettingsUpdate } from './system-config-schema.ts'
 
@@ -25,7 +27,54 @@ export const defaultSystemConfig = {
 export type SystemSettings = typeof defaultSystemConfig
 
 export async function getSystemConfig(db: DB | Tx): Promise<SystemSettings> {
-  const row = await db.selectFrom('system_config').selectAll().executeTakeFirst()
+  return settingsFrom(await db.selectFrom('system_config').selectAll().executeTakeFirst())
+}
+
+/** A system_config row, as read or as JSON (where the markup is a number). */
+type SettingsRow = Omit<Selectable<SystemConfigTable>, 'id' | 'updated_at' | 'print_markup'> & {
+  print_markup: string | number
+}
+
+/** The settings as one JSON column (null when there is no row yet) of a statement that reads more. */
+export const systemConfigColumn = (db: DB | Tx) =>
+  db.selectFrom('system_config as c').select(sql<SettingsRow>`to_jsonb(c)`.as('settings'))
+
+/** The settings a payment charges by (rememberedSettings), and their row as JSON, null for none. */
+export interface RememberedSettings {
+  settings: SystemSettings
+  json: string | null
+}
+
+let remembered: RememberedSettings | undefined
+
+/**
+ * The settings as this process last read them, for a payment: its statement checks that they are
+ * still the current ones (settingsUnchanged), and when they are not, reads the current ones for
+ * the next attempt (rememberSettings). A read fewer for every payment.
+ */
+export async function rememberedSettings(db: DB): Promise<RememberedSettings> {
+  remembered ??= rememberedFrom(
+    (await db.selectNoFrom(systemConfigColumn(db).as('settings')).executeTakeFirstOrThrow()).settings,
+  )
+  return remembered
+}
+
+/** Remembers the settings a payment's statement found current (its `systemConfigColumn`). */
+export function rememberSettings(row: SettingsRow | null) {
+  remembered = rememberedFrom(row)
+}
+
+const rememberedFrom = (row: SettingsRow | null): RememberedSettings => ({
+  settings: settingsFrom(row),
+  json: row ? JSON.stringify(row) : null,
+})
+
+/** Whether the settings are still those remembered (their row as JSON, or none), as the statement sees them. */
+export const settingsUnchanged = (json: string | null) =>
+  sql<boolean>`(SELECT to_jsonb(c) FROM system_config c) IS NOT DISTINCT FROM ${json}::jsonb`
+
+/** The settings of a system_config row; with none yet, the defaults. */
+function settingsFrom(row: SettingsRow | null | undefined): SystemSettings {
   if (!row) return defaultSystemConfig
   return {
     newUserBonusCredits: row.new_user_bonus_credits,

@@ -1,15 +1,25 @@
+import { sql } from 'kysely'
 import type { TaskKind, TaskSource } from '#platform/db-schema.ts'
-import type { DB, Tx } from '#platform/db.server.ts'
+import { insertWhenFrom, type DB, type Tx } from '#platform/db.server.ts'
 import { getEnv } from '#platform/env.server.ts'
-import { enqueueJob, type GenerationJobName } from '#platform/jobs.server.ts'
+import { executePrepared } from '#platform/prepared-queries.server.ts'
+import { addJobCall, type GenerationJobName } from '#platform/jobs.server.ts'
 import { getMetrics } from '#platform/metrics.server.ts'
-import { spendCredits } from '#domain/credits/credits.server.ts'
-import { getSystemConfig, type SystemSettings } from '#domain/credits/system-config.server.ts'
+import { withSpend } from '#domain/credits/credits.server.ts'
+import {
+  getSystemConfig,
+  rememberedSettings,
+  rememberSettings,
+  settingsUnchanged,
+  systemConfigColumn,
+  type RememberedSettings,
+  type SystemSettings,
+} from '#domain/credits/system-config.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
 
 /**
  * A paid task, whatever made it (a generation with uploads, a re-roll, a likeness fix, "Make it
- * bigger"): the row, the debit and the job in one transaction. What differs between them comes in
+ * bigger"): the row, the debit and the job in one statement. What differs between them comes in
  * as data (`NewTask`): the job, the price, the inputs. The worker then moves the task
  * (task-states.server.ts); routes read it (user-tasks.server.ts).
  */
@@ -27,76 +37,127 @@ export interface NewTask {
   params: Record<string, unknown>
   inputKeys: string[]
   provider: string
-  /** The price, read from the system config inside the paying transaction. */
-  cost: (settings: SystemSettings, tx: Tx) => number | Promise<number>
+  /** The price by the settings the payment finds current. */
+  cost: (settings: SystemSettings) => number
   /** The ledger line, e.g. 'Image generation'; may depend on the price (a free likeness fix). */
   description: string | ((cost: number) => string)
   /** A re-roll's or a likeness fix's parent task and the paid run its family started with. */
   family?: { parentTaskId: string; rootTaskId: string }
-  /** Runs in the transaction once the task is paid for; may move its job up the queue. */
-  beforeQueue?: (tx: Tx) => Promise<{ runAt?: Date }>
+  /**
+   * Work of its own the payment needs (a re-roll's or fix's family): run first, in one transaction
+   * with the payment, which undoes it when the payment is refused. It may make the task free (a
+   * likeness fix the run includes) or move its job up the queue.
+   */
+  before?: (tx: Tx, settings: SystemSettings) => Promise<{ free?: boolean; runAt?: Date }>
   /** How many versions the run makes (1 for videos); `cost` is the price of all of them. */
   variants?: number
-  /** Params that depend on the prices read in the paying transaction (HD's refundable difference). */
+  /** Params that depend on the prices of the payment (HD's refundable difference). */
   pricedParams?: (settings: SystemSettings) => Record<string, unknown>
 }
 
+/** A payment tried this many times at most while a superadmin changes the prices under it. */
+const PAYMENT_ATTEMPTS = 3
+
 /**
- * One transaction: the task row, the debit with its 'spend' ledger line, and the job. Too few
- * credits: 402 with needPurchase; too many of the user's tasks queued or running: 429. Either way
- * nothing is written.
+ * The debit with its 'spend' ledger line, the task row and its job, all or nothing, in one
+ * statement (pay), inside a transaction only for a task with work `before` it. Too few credits:
+ * 402 with needPurchase; too many of the user's tasks queued or running: 429. Either way nothing is
+ * written. created_at is the start of that statement (or transaction): the worker can start the
+ * task once it commits.
  */
 export async function createPaidTask(db: DB, task: NewTask) {
-  const created = await db.transaction().execute(async (tx) => {
-    const settings = await getSystemConfig(tx)
-    const cost = await task.cost(settings, tx)
-    await tx
-      .insertInto('generation_tasks')
-      .values({
-        id: task.id,
-        user_id: task.userId,
-        kind: task.kind,
-        source: task.source,
-        params: JSON.stringify({ ...task.params, ...task.pricedParams?.(settings) }),
-        input_keys: task.inputKeys,
-        credit_cost: cost,
-        variants: task.variants ?? 1,
-        provider: task.provider,
-        result_key: null,
-        error: null,
-        started_at: null,
-        finished_at: null,
-        expires_at: null,
-        parent_task_id: task.family?.parentTaskId ?? null,
-        family_root_id: task.family?.rootTaskId ?? null,
-      })
-      .execute()
-    const description = typeof task.description === 'string' ? task.description : task.description(cost)
-    const paid = await spendCredits(tx, { userId: task.userId, cost, description, taskId: task.id })
-    if (!paid) throw tooFewCredits(cost, task.kind)
-    await refuseBeyondActiveLimit(tx, task.userId)
-    const placement = (await task.beforeQueue?.(tx)) ?? {}
-    await enqueueJob(tx, task.job, { taskId: task.id }, { jobKey: task.id, runAt: placement.runAt })
-    return { taskId: task.id, cost, credits: paid.credits }
-  })
-  getMetrics().tasksSubmitted.inc({ kind: task.kind })
-  return created
+  for (let attempt = 1; ; attempt++) {
+    const prices = await rememberedSettings(db)
+    const before = task.before
+    try {
+      const created = before
+        ? await db.transaction().execute(async (tx) => pay(tx, task, prices, await before(tx, prices.settings)))
+        : await pay(db, task, prices)
+      getMetrics().tasksSubmitted.inc({ kind: task.kind })
+      return created
+    } catch (error) {
+      // The prices changed since this process last read them: again, by the current ones.
+      if (!(error instanceof PricesChanged) || attempt === PAYMENT_ATTEMPTS) throw error
+    }
+  }
 }
+
+class PricesChanged extends HttpError {
+  constructor() {
+    super(409, 'The prices changed while you were paying; please try again')
+  }
+}
+
+/**
+ * One statement, prepared (its text is the same for every task): the debit and its ledger line
+ * (withSpend), the task's row and its job, each written only when the debit is. The debit also
+ * asks that the prices are those remembered, and fairness, that the user has fewer than
+ * MAX_ACTIVE_TASKS_PER_USER tasks queued or running (one user's burst cannot fill every worker's
+ * lanes). active_tasks_of counts with a snapshot of its own, and runs again should a concurrent
+ * payment of the same user change the row first: two submissions of the same user count one after
+ * the other.
+ */
+async function pay(
+  db: DB | Tx,
+  task: NewTask,
+  prices: RememberedSettings,
+  { free = false, runAt }: { free?: boolean; runAt?: Date } = {},
+) {
+  const cost = free ? 0 : task.cost(prices.settings)
+  const description = typeof task.description === 'string' ? task.description : task.description(cost)
+  const allowed = sql<boolean>`active_tasks_of(users.id) < ${getEnv().MAX_ACTIVE_TASKS_PER_USER} AND ${settingsUnchanged(prices.json)}`
+  const [outcome] = await executePrepared(
+    db,
+    withSpend(db, { userId: task.userId, cost, description, taskId: task.id }, allowed)
+      .with('task', (qc) => insertWhenFrom(qc, 'generation_tasks', taskRow(task, cost, prices.settings), 'debit'))
+      .selectNoFrom((eb) => [
+        eb.selectFrom('debit').select('credits').as('credits'),
+        eb
+          .selectFrom('debit')
+          .select(sql<number>`(${addJobCall(task.job, { taskId: task.id }, { jobKey: task.id, runAt })}).id`.as('id'))
+          .as('jobId'),
+        // Why not, when the debit was refused.
+        systemConfigColumn(db).as('settings'),
+        settingsUnchanged(prices.json).as('pricesCurrent'),
+        eb.selectFrom('users').select('credits').where('id', '=', task.userId).as('balance'),
+      ]),
+  )
+  if (outcome.credits !== null) return { taskId: task.id, cost, credits: outcome.credits }
+  if (!outcome.pricesCurrent) {
+    rememberSettings(outcome.settings)
+    throw new PricesChanged()
+  }
+  if ((outcome.balance ?? 0) < cost) throw tooFewCredits(cost, task.kind)
+  throw tooManyActive()
+}
+
+/** The task's row as the payment writes it. */
+const taskRow = (task: NewTask, cost: number, settings: SystemSettings) => ({
+  id: task.id,
+  user_id: task.userId,
+  kind: task.kind,
+  source: task.source,
+  params: JSON.stringify({ ...task.params, ...task.pricedParams?.(settings) }),
+  input_keys: task.inputKeys,
+  credit_cost: cost,
+  variants: task.variants ?? 1,
+  provider: task.provider,
+  parent_task_id: task.family?.parentTaskId ?? null,
+  family_root_id: task.family?.rootTaskId ?? null,
+})
 
 const tooFewCredits = (cost: number, kind: TaskKind) =>
   new HttpError(402, `You need at least ${cost} credits to generate ${kindNames[kind]}`, {
     extra: { needPurchase: true },
   })
 
-const activeTaskCount = async (db: DB | Tx, userId: string) => {
-  const { active } = await db
+/** How many of the user's tasks are queued or running. */
+const activeTasks = (db: DB | Tx, userId: string) =>
+  db
     .selectFrom('generation_tasks')
     .select((eb) => eb.fn.countAll<number>().as('active'))
     .where('user_id', '=', userId)
     .where('status', 'in', ['queued', 'processing'])
-    .executeTakeFirstOrThrow()
-  return Number(active)
-}
 
 function tooManyActive() {
   const limit = getEnv().MAX_ACTIVE_TASKS_PER_USER
@@ -107,30 +168,21 @@ function tooManyActive() {
 }
 
 /**
- * Fairness: one user's burst cannot fill every worker's lanes. Called after the debit, whose UPDATE
- * locks the user's row: two submissions of the same user count one after the other, the new task
- * included. Throwing rolls the debit back.
- */
-async function refuseBeyondActiveLimit(tx: Tx, userId: string) {
-  if ((await activeTaskCount(tx, userId)) > getEnv().MAX_ACTIVE_TASKS_PER_USER) throw tooManyActive()
-}
-
-/**
  * The same two refusals (402, then 429) read before a submission's paid outside calls (the photo
  * check's vision call, moderation), so a user who cannot pay, or has too many tasks running, costs
- * none of them. Only a reading: the paying transaction checks both again, which is what refuses
+ * none of them. Only a reading: the paying statement checks both again, which is what refuses
  * parallel submissions racing past this.
  */
 export async function refuseUnpayable(
   db: DB,
   { userId, kind, cost }: { userId: string; kind: TaskKind; cost: (settings: SystemSettings) => number },
 ) {
-  const [settings, user, active] = await Promise.all([
+  const [settings, user, { active }] = await Promise.all([
     getSystemConfig(db),
     db.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirst(),
-    activeTaskCount(db, userId),
+    activeTasks(db, userId).executeTakeFirstOrThrow(),
   ])
   const price = cost(settings)
   if ((user?.credits ?? 0) < price) throw tooFewCredits(price, kind)
-  if (active >= getEnv().MAX_ACTIVE_TASKS_PER_USER) throw tooManyActive()
+  if (Number(active) >= getEnv().MAX_ACTIVE_TASKS_PER_USER) throw tooManyActive()
 }

@@ -132,18 +132,16 @@ async function derive(db: DB, { userId, clientAddress }: Requester, taskId: stri
     inputKeys: source.input_keys,
     provider: getEnv().IMAGE_PROVIDER,
     family: { parentTaskId: source.id, rootTaskId },
-    async cost(settings, tx) {
-      await ensureFamily(tx, source, rootTaskId, settings.freeLikenessFixes)
-      if (derivation.kind === 'fix' && (await claimFreeFix(tx, rootTaskId))) return 0
-      // A portrait of several pets costs them again (issue 41).
-      return settings.imageGenerationCreditCost + extraPetsCost(settings, petCount)
-    },
+    // A portrait of several pets costs them again (issue 41).
+    cost: (settings) => settings.imageGenerationCreditCost + extraPetsCost(settings, petCount),
     description:
       derivation.kind === 'reroll'
         ? 'Image re-roll'
         : (cost) => (cost === 0 ? 'Likeness fix (free, included with the run)' : 'Likeness fix'),
-    async beforeQueue(tx) {
+    async before(tx, settings) {
+      await ensureFamily(tx, source, rootTaskId, settings.freeLikenessFixes)
       if (derivation.kind !== 'fix') return {}
+      const free = await claimFreeFix(tx, rootTaskId)
       await tx
         .insertInto('likeness_fix_reports')
         .values({
@@ -156,7 +154,7 @@ async function derive(db: DB, { userId, clientAddress }: Requester, taskId: stri
           note: derivation.fix.note,
         })
         .execute()
-      return { runAt: await frontOfUserQueue(tx, userId) }
+      return { free, runAt: await frontOfUserQueue(tx, userId) }
     },
   })
   recordImageGeneration(userId, clientAddress, {

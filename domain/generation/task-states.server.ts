@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import type { DB, Tx } from '#platform/db.server.ts'
+import { compiledOnce } from '#platform/prepared-queries.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
 import { refundHdDifference, refundVersions } from '#domain/credits/credits.server.ts'
 import { hdDifferenceOwed } from './hd-difference.ts'
@@ -7,7 +8,7 @@ import type { DeliveredVersion } from './task-version.ts'
 import type { RefundReason } from '#domain/credits/refund-reasons.ts'
 import { returnFreeFix } from './free-fixes.server.ts'
 import { MEDIA_RETENTION_DAYS } from './task-view.ts'
-import { taskKeys, madeKeysColumn } from '#domain/generation/user-tasks.server.ts'
+import { taskColumnNames, taskKeys, madeKeysColumn } from '#domain/generation/user-tasks.server.ts'
 
 /**
  * The state changes the worker makes to generation tasks. A task moves
@@ -17,10 +18,11 @@ import { taskKeys, madeKeysColumn } from '#domain/generation/user-tasks.server.t
 
 /**
  * Starts an attempt: processing, a fresh heartbeat, progress 0 (kept while a remote operation is
- * resumed). Null when the task is gone or finished.
+ * resumed). Undefined when the task is gone or finished. Compiled once: it is what the worker does
+ * first with every job, as soon as it has it.
  */
-export async function startTaskAttempt(db: DB, taskId: string, provider: string) {
-  return db
+export const startTaskAttempt = compiledOnce((db: DB, taskId: string, provider: string) =>
+  db
     .updateTable('generation_tasks')
     .set((eb) => ({
       status: 'processing',
@@ -33,9 +35,8 @@ export async function startTaskAttempt(db: DB, taskId: string, provider: string)
     }))
     .where('id', '=', taskId)
     .where('status', 'in', ['queued', 'processing'])
-    .returningAll()
-    .executeTakeFirst()
-}
+    .returning(taskColumnNames),
+)
 
 /** Progress while running (never 100: that means done), which also counts as a heartbeat. */
 export async function recordProgress(db: DB, taskId: string, percent: number) {

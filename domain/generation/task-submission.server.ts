@@ -5,7 +5,6 @@ import { withStagedImages, type StagedImage } from '#domain/media/staged-uploads
 import { requireModeratedInputs, traitFields } from '#domain/moderation/moderate-inputs.server.ts'
 import type { PetTraits } from '#domain/pets/pet-traits.ts'
 import { requirePetPhoto } from '#domain/photo-check/check-pet-photo.server.ts'
-import type { SystemSettings } from '#domain/credits/system-config.server.ts'
 import { createPaidTask, refuseUnpayable, type NewTask } from './paid-task.server.ts'
 
 /**
@@ -17,8 +16,7 @@ import { createPaidTask, refuseUnpayable, type NewTask } from './paid-task.serve
  */
 export async function submitPaidTask(
   db: DB,
-  // The price of a submission depends on the settings alone, so it can be read before paying.
-  task: Omit<NewTask, 'id' | 'inputKeys' | 'cost'> & { cost: (settings: SystemSettings) => number },
+  task: Omit<NewTask, 'id' | 'inputKeys'>,
   files: File[],
   {
     petPhotos = 0,

@@ -1,7 +1,8 @@
 import { sql } from 'kysely'
 import { z } from 'zod'
-import type { GenerationTask, TaskKind } from '#platform/db-schema.ts'
+import type { GenerationTask, GenerationTasksTable, TaskKind } from '#platform/db-schema.ts'
 import type { DB, Tx } from '#platform/db.server.ts'
+import { compiledOnce } from '#platform/prepared-queries.server.ts'
 import { getEnv } from '#platform/env.server.ts'
 import { getStorage } from '#platform/storage.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
@@ -24,11 +25,45 @@ const descriptions: Record<TaskKind, Record<GenerationTask['source'], string>> =
   video: { generate: 'Generate pet video', template: 'Generate pet video', upscale: 'Generate pet video' },
 }
 
+/** Every column of a task, by name (a prepared statement names its columns: compiledOnce). */
+export const taskColumnNames = Object.keys({
+  id: true,
+  user_id: true,
+  kind: true,
+  source: true,
+  status: true,
+  progress: true,
+  params: true,
+  input_keys: true,
+  result_key: true,
+  error: true,
+  credit_cost: true,
+  provider: true,
+  attempts: true,
+  created_at: true,
+  started_at: true,
+  finished_at: true,
+  expires_at: true,
+  heartbeat_at: true,
+  waited_ms: true,
+  provider_operation: true,
+  timed_out_calls: true,
+  update_seq: true,
+  updated_at: true,
+  end_email_queued_at: true,
+  parent_task_id: true,
+  family_root_id: true,
+  variants: true,
+  favourite_index: true,
+} satisfies Record<keyof GenerationTasksTable, true>) as Array<keyof GenerationTasksTable>
+
+const taskColumns = taskColumnNames.map((column) => `t.${column}` as const)
+
 /** The columns of a task plus where it stands in the shared queue. */
 export function selectTasksWithQueue(db: DB) {
   return db
     .selectFrom('generation_tasks as t')
-    .selectAll('t')
+    .select(taskColumns)
     .select([
       sql<number>`CASE WHEN t.status = 'queued' THEN (
         SELECT count(*)::int FROM generation_tasks q
@@ -99,10 +134,17 @@ export type TaskWithQueue = GenerationTask & {
   subject: string | null
 }
 
+const userTask = (db: DB, userId: string, taskId: string) =>
+  selectTasksWithQueue(db).where('t.id', '=', taskId).where('t.user_id', '=', userId)
+// Status polls and live updates read one task at a time, many times a second: compiled once.
+const userTaskOfAnyKind = compiledOnce(userTask)
+const userTaskOfKind = compiledOnce((db: DB, userId: string, taskId: string, kind: TaskKind) =>
+  userTask(db, userId, taskId).where('t.kind', '=', kind),
+)
+
 /** The user's own task (of that kind, when one is given) with its place in the queue, or undefined. */
 export function selectUserTask(db: DB, userId: string, taskId: string, kind?: TaskKind) {
-  const task = selectTasksWithQueue(db).where('t.id', '=', taskId).where('t.user_id', '=', userId)
-  return (kind ? task.where('t.kind', '=', kind) : task).executeTakeFirst()
+  return kind ? userTaskOfKind(db, userId, taskId, kind) : userTaskOfAnyKind(db, userId, taskId)
 }
 
 /**
@@ -151,6 +193,8 @@ export function toTaskView(task: TaskWithQueue): TaskView {
 
 /** A portrait of several pets: their names in order; nothing for one pet. */
 function petNames(params: unknown): { pets?: string[] } {
+  // A portrait of one pet has no `pets`: nothing to parse (a status poll's commonest case).
+  if (typeof params !== 'object' || params === null || !('pets' in params)) return {}
   const parsed = imageTaskParamsSchema.safeParse(params)
   const pets = parsed.success ? parsed.data.pets : undefined
   return pets ? { pets: pets.map(petLabel) } : {}

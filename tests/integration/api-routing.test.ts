@@ -1,3 +1,6 @@
+import http from 'node:http'
+import { gunzipSync } from 'node:zlib'
+import { getDb } from '#platform/db.server.ts'
 import { createTestUser } from '#tests/helpers/app.ts'
 import { httpClient, startWebServer } from '#tests/helpers/web-server.ts'
 
@@ -100,6 +103,53 @@ describe('a GET answered by its loader through the api router', () => {
     expect(response.status).toBe(200)
     expect(response.headers.get('content-encoding')).toBe('gzip')
     expect(await response.json()).toMatchObject({ pageViews: [] })
+  })
+})
+
+describe('compression of the answers of GETs', () => {
+  /** The raw answer of a GET: headers as sent, body bytes as sent. */
+  const rawGet = (path: string, headers: Record<string, string>) =>
+    new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      http
+        .get(web.origin + path, { headers }, (response) => {
+          const chunks: Buffer[] = []
+          response.on('data', (chunk: Buffer) => chunks.push(chunk))
+          response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }))
+        })
+        .on('error', reject)
+    })
+
+  test('a small JSON answer goes out whole with its length; a large one compressed for a client that takes gzip', async () => {
+    const { user, token } = await createTestUser()
+    const headers = { 'x-auth-token': token, 'accept-encoding': 'gzip' }
+    const small = await rawGet('/api/async-image/tasks/today', headers)
+    expect(small.headers['content-length']).toBe(String(small.body.byteLength))
+    expect(small.headers['transfer-encoding']).toBeUndefined()
+    expect(small.headers['content-encoding']).toBeUndefined()
+    expect(small.headers.vary).toBe('Accept-Encoding')
+    expect(JSON.parse(small.body.toString())).toEqual({ tasks: [] })
+
+    await getDb()
+      .insertInto('generation_tasks')
+      .values(
+        Array.from({ length: 6 }, () => ({
+          user_id: user.id,
+          kind: 'image' as const,
+          params: '{}',
+          credit_cost: 2,
+          provider: 'local',
+        })),
+      )
+      .execute()
+    const large = await rawGet('/api/async-image/tasks/today', headers)
+    expect(large.headers['content-encoding']).toBe('gzip')
+    expect(large.headers.vary).toBe('Accept-Encoding')
+    const { tasks } = JSON.parse(gunzipSync(large.body).toString()) as { tasks: unknown[] }
+    expect(tasks).toHaveLength(6)
+
+    const plain = await rawGet('/api/async-image/tasks/today', { 'x-auth-token': token, 'accept-encoding': 'identity' })
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(JSON.parse(plain.body.toString())).toEqual({ tasks })
   })
 })
 
