@@ -124,31 +124,33 @@ async function alternatingLoads(first: Target, second: Target, token: string, ro
 /**
  * The same work as the app's route, without the framework: the session lookup and the task with
  * its queue position, each one indexed query (mirroring session.server.ts and user-tasks.server.ts),
- * sent as node-postgres sends a query by default (unnamed: parsed and planned on every run; the
- * app's task read is a prepared statement, decision 0045).
+ * both prepared (named), as the app's task read is (decision 0045), so the ratio measures the app's
+ * own cost and not the planner's.
  */
 function startBareServer(databaseUrl: string) {
   const pool = createPool(databaseUrl)
   const server = http.createServer(async (request, response) => {
     try {
       const token = String(request.headers['x-auth-token'] ?? '')
-      const session = await pool.query(
-        `SELECT users.* FROM sessions JOIN users ON users.id = sessions.user_id
+      const session = await pool.query({
+        name: 'bare-session',
+        text: `SELECT users.* FROM sessions JOIN users ON users.id = sessions.user_id
          WHERE sessions.token_hash = $1 AND sessions.expires_at > now() AND users.is_banned = false`,
-        [hashToken(token)],
-      )
+        values: [hashToken(token)],
+      })
       const user = session.rows[0]
       if (!user) return void response.writeHead(401).end()
       const id = request.url?.split('/').pop()
-      const { rows } = await pool.query(
-        `SELECT t.*,
+      const { rows } = await pool.query({
+        name: 'bare-task',
+        text: `SELECT t.*,
            CASE WHEN t.status = 'queued' THEN (SELECT count(*)::int FROM generation_tasks q
              WHERE q.status = 'queued' AND (q.created_at, q.id) <= (t.created_at, t.id)) ELSE 0 END AS queue_position,
            (SELECT count(*)::int FROM generation_tasks WHERE status = 'queued') AS total_in_queue,
            (SELECT count(*)::int FROM generation_tasks WHERE status = 'processing') AS running_tasks
          FROM generation_tasks t WHERE t.id = $1 AND t.user_id = $2 AND t.kind = 'image'`,
-        [id, user.id],
-      )
+        values: [id, user.id],
+      })
       const task = rows[0]
       if (!task) return void response.writeHead(404).end()
       response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
