@@ -124,16 +124,17 @@ async function alternatingLoads(first: Target, second: Target, token: string, ro
 /**
  * The same work as the app's route, without the framework: the session lookup and the task with
  * its queue position, each one indexed query (mirroring session.server.ts and user-tasks.server.ts),
- * both prepared (named), as the app's task read is (decision 0045), so the ratio measures the app's
- * own cost and not the planner's.
+ * `prepared` (named) as the app's task read is (decision 0045), so that ratio measures the app's own
+ * cost and not the planner's; unprepared as node-postgres sends a query by default, the baseline
+ * issue 42 measured against.
  */
-function startBareServer(databaseUrl: string) {
+function startBareServer(databaseUrl: string, { prepared }: { prepared: boolean }) {
   const pool = createPool(databaseUrl)
   const server = http.createServer(async (request, response) => {
     try {
       const token = String(request.headers['x-auth-token'] ?? '')
       const session = await pool.query({
-        name: 'bare-session',
+        name: prepared ? 'bare-session' : undefined,
         text: `SELECT users.* FROM sessions JOIN users ON users.id = sessions.user_id
          WHERE sessions.token_hash = $1 AND sessions.expires_at > now() AND users.is_banned = false`,
         values: [hashToken(token)],
@@ -142,7 +143,7 @@ function startBareServer(databaseUrl: string) {
       if (!user) return void response.writeHead(401).end()
       const id = request.url?.split('/').pop()
       const { rows } = await pool.query({
-        name: 'bare-task',
+        name: prepared ? 'bare-task' : undefined,
         text: `SELECT t.*,
            CASE WHEN t.status = 'queued' THEN (SELECT count(*)::int FROM generation_tasks q
              WHERE q.status = 'queued' AND (q.created_at, q.id) <= (t.created_at, t.id)) ELSE 0 END AS queue_position,
@@ -206,19 +207,28 @@ export async function benchTaskReads({ db, url }: BenchDatabase) {
   const { user, token } = await signedInUser(db, 10)
   const taskId = await seedTasks(db, user.id)
   const web = await startProcess('server/index.ts', { DATABASE_URL: url }, 'is running at')
-  const bare = await startBareServer(url)
+  const bare = await startBareServer(url, { prepared: true })
+  const unprepared = await startBareServer(url, { prepared: false })
   try {
     const path = `/api/async-image/task/${taskId}`
     const [app, baseline] = await alternatingLoads({ url: web.url + path }, { url: bare.url + path }, token, ROUNDS)
+    const [appAgain, plain] = await alternatingLoads(
+      { url: web.url + path },
+      { url: unprepared.url + path },
+      token,
+      ROUNDS,
+    )
     return {
       'task read req/s (app)': round(app.rps),
       'task read p99 ms (app)': round(app.p99, 2),
-      'task read req/s (bare node:http + pg)': round(baseline.rps),
-      'task read p99 ms (bare node:http + pg)': round(baseline.p99, 2),
-      'task read req/s ratio app/bare (target >= 0.75)': round(app.rps / baseline.rps, 2),
+      'task read req/s (bare node:http + pg, prepared)': round(baseline.rps),
+      'task read p99 ms (bare node:http + pg, prepared)': round(baseline.p99, 2),
+      'task read req/s ratio app/bare prepared (target >= 0.75)': round(app.rps / baseline.rps, 2),
+      'task read req/s (bare node:http + pg, unprepared)': round(plain.rps),
+      "task read req/s ratio app/bare unprepared (the issue's baseline)": round(appAgain.rps / plain.rps, 2),
     }
   } finally {
-    await Promise.all([web.stop(), bare.stop()])
+    await Promise.all([web.stop(), bare.stop(), unprepared.stop()])
   }
 }
 
