@@ -1,6 +1,7 @@
 import { createRequestHandler } from '@remix-run/express'
 import { type LoaderFunction, type ServerBuild, writeReadableStreamToWritable } from '@remix-run/node'
 import type { Request as ExpressRequest, RequestHandler, Response } from 'express'
+import { takeEventStreamSource } from '#platform/event-stream.server.ts'
 
 /**
  * Every request under /api. Remix ranks every route of its build on each request, a fifth of the
@@ -17,7 +18,7 @@ import type { Request as ExpressRequest, RequestHandler, Response } from 'expres
  * path again, building its router's state, piping even a small JSON body as a stream) was half
  * of a status poll's CPU (decision 0045). Other methods go through Remix.
  */
-export function apiRequestHandler(build: ServerBuild, mode: string): RequestHandler {
+export function apiRequestHandler(build: ServerBuild, mode: string, compress: RequestHandler): RequestHandler {
   const routes = apiRoutes(build)
   const handlers = new Map<string, RequestHandler>()
   for (const group of new Set(routes.map((route) => route.group))) {
@@ -37,31 +38,26 @@ export function apiRequestHandler(build: ServerBuild, mode: string): RequestHand
       res.setHeader('Allow', route.methods.join(', '))
       return answer(res, 405, `${req.method} is not allowed here; use ${route.methods.join(' or ')}`)
     }
-    if (req.method === 'GET' && route.loader) return void answerWithLoader(route, segments, req, res).catch(next)
+    if (req.method === 'GET' && route.loader)
+      return void answerWithLoader(route, segments, req, res, compress).catch(next)
     handlers.get(route.group)?.(req, res, next)
   }
 }
 
-async function answerWithLoader(route: ApiRoute, segments: string[], req: ExpressRequest, res: Response) {
+async function answerWithLoader(
+  route: ApiRoute,
+  segments: string[],
+  req: ExpressRequest,
+  res: Response,
+  compress: RequestHandler,
+) {
   const params: Record<string, string> = {}
   route.segments.forEach((part, index) => {
     if (part.startsWith(':')) params[part.slice(1)] = decodeSegment(segments[index])
   })
-  // Aborted when the client goes away before the answer is complete (a live stream's end).
-  const controller = new AbortController()
-  res.on('close', () => res.writableFinished || controller.abort())
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) value.forEach((item) => headers.append(name, item))
-    else if (value !== undefined) headers.set(name, value)
-  }
-  const request = new Request(`${req.protocol}://${requestHost(req)}${req.originalUrl}`, {
-    headers,
-    signal: controller.signal,
-  })
   let answer: globalThis.Response
   try {
-    answer = (await route.loader!({ request, params, context: {} })) as globalThis.Response
+    answer = (await route.loader!({ request: fetchRequest(req, res), params, context: {} })) as globalThis.Response
   } catch (thrown) {
     if (!(thrown instanceof globalThis.Response)) throw thrown
     answer = thrown
@@ -70,12 +66,41 @@ async function answerWithLoader(route: ApiRoute, segments: string[], req: Expres
   res.status(answer.status)
   for (const [name, value] of answer.headers) res.append(name, value)
   const type = answer.headers.get('content-type') ?? ''
-  if (!answer.body) return void res.end()
+  const body = answer.body
+  // The live stream: written straight to the connection (platform/event-stream.server.ts).
+  const eventSource = body && takeEventStreamSource(body)
+  if (eventSource) {
+    res.flushHeaders()
+    return eventSource.attach(res)
+  }
+  // Compressed here rather than by the app's middleware (server/app.ts): a live stream, which is
+  // never compressed, would carry compression's wrappers for its whole life.
+  await new Promise<void>((resolve) => compress(req, res, () => resolve()))
+  if (!body) return void res.end()
   // A JSON answer is written at once rather than piped, as the bytes the loader made (a large one
   // comes gzipped already: api.analytics.overview.ts).
   if (type.startsWith('application/json')) return void res.end(Buffer.from(await answer.arrayBuffer()))
-  if (/text\/event-stream/i.test(type)) res.flushHeaders()
-  await writeReadableStreamToWritable(answer.body, res)
+  await writeReadableStreamToWritable(body, res)
+}
+
+/** The request as Remix's adapter gives it to a loader. */
+function fetchRequest(req: ExpressRequest, res: Response) {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) value.forEach((item) => headers.append(name, item))
+    else if (value !== undefined) headers.set(name, value)
+  }
+  return new Request(`${req.protocol}://${requestHost(req)}${req.originalUrl}`, { headers, signal: closeSignal(res) })
+}
+
+/**
+ * Aborted when the client goes away before the answer is complete (a live stream's end). Its own
+ * function: an open stream keeps the listener, which then holds nothing more.
+ */
+function closeSignal(res: Response) {
+  const controller = new AbortController()
+  res.on('close', () => res.writableFinished || controller.abort())
+  return controller.signal
 }
 
 /** The host as Remix's express adapter gives it: the proxy's (trust proxy) name, with the port sent. */

@@ -36,8 +36,10 @@ export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, ob
   if (observers) app.use(logRequests(observers.logger, observers.metrics))
   app.use(closeAfterEarlyAnswers())
   app.use(securityHeaders(env))
-  // Live update streams stay uncompressed, chunk by chunk: compression honours their `no-transform`.
-  app.use(compression())
+  // /api GETs are compressed once their loader answered (server/api-router.ts): a live update
+  // stream, which stays uncompressed, then never carries compression's wrappers.
+  const compress = compression()
+  app.use((req, res, next) => (req.method === 'GET' && isApiPath(req.path) ? next() : compress(req, res, next)))
   // Fingerprinted bundles can be cached forever; other public files for an hour.
   app.use('/build', express.static(path.join(root, 'public/build'), { immutable: true, maxAge: '1y' }))
   // API and media requests never name a public file: spare them the file-system lookup.
@@ -50,7 +52,7 @@ export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, ob
   })
   // Browsers send CSP reports without cookies and with no Origin we could vouch for (app/routes/csp-report.ts).
   app.use(rejectCrossSiteRequests(env.PUBLIC_URL, [CSP_REPORT_PATH]))
-  app.all(['/api', '/api/*'], apiRequestHandler(build, env.NODE_ENV))
+  app.all(['/api', '/api/*'], apiRequestHandler(build, env.NODE_ENV, compress))
   app.all(
     '*',
     retryAfterOn503,
@@ -64,3 +66,5 @@ export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, ob
   app.use(answerExpressErrors)
   return app
 }
+
+const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/')
