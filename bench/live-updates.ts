@@ -48,17 +48,25 @@ export async function benchLiveUpdates({ db, url }: BenchDatabase) {
     // A first stream loads what streams need (the route, the LISTEN connection) before measuring.
     ;(await openStream(web.url, watchers[0].token, seen)).destroy()
     await sleep(1000)
-    const rssBefore = memoryOf(pid).rss
-    const heapBefore = await heapUsedMb()
+    const memory = async () => ({ rssMb: memoryOf(pid).rss, heapMb: await heapUsedMb() })
+    const before = await memory()
     // Tabs arrive a few dozen at a time (all 10,000 at once would only measure the pool's queue).
     const streams: http.ClientRequest[] = []
-    for (let i = 0; i < watchers.length; i += 25) {
-      const batch = watchers.slice(i, i + 25)
-      streams.push(...(await Promise.all(batch.map((watcher) => openStream(web.url, watcher.token, seen)))))
+    const openStreams = async (until: number) => {
+      for (let i = streams.length; i < until; i += 25) {
+        const batch = watchers.slice(i, Math.min(i + 25, until))
+        streams.push(...(await Promise.all(batch.map((watcher) => openStream(web.url, watcher.token, seen)))))
+      }
+      await sleep(3000)
+      return memory()
     }
-    await sleep(3000)
-    const perStreamKb = ((memoryOf(pid).rss - rssBefore) * 1024) / WATCHERS
-    const heapPerStreamKb = (((await heapUsedMb()) - heapBefore) * 1024) / WATCHERS
+    // What a stream costs is what the second half adds: the first half also pays what a busy
+    // process grows once, above all V8's young generation, which V8 sizes from the machine's memory
+    // (128 MB on this 24 GB machine, a few MB on the 512 MB web VM of fly.toml).
+    const half = await openStreams(WATCHERS / 2)
+    const all = await openStreams(WATCHERS)
+    const perStream = (from: typeof before, count: number) =>
+      `${round(((all.rssMb - from.rssMb) * 1024) / count, 1)} / ${round(((all.heapMb - from.heapMb) * 1024) / count, 1)}`
     // Nothing changes meanwhile: the web's CPU is the heartbeats' (and a session check's, once a minute).
     const idleCpuBefore = cpuSeconds(pid)
     await sleep(IDLE_MS)
@@ -82,7 +90,9 @@ export async function benchLiveUpdates({ db, url }: BenchDatabase) {
         (push.webXactsPerSecond / poll.webXactsPerSecond) * 100,
         1,
       ),
-      'web memory per open stream, KB: RSS (target < 30) / JavaScript heap (garbage included)': `${round(perStreamKb, 1)} / ${round(heapPerStreamKb, 1)}`,
+      'web memory per open stream, KB, from 5,000 to 10,000 open: RSS (target < 30) / JavaScript heap (garbage included)':
+        perStream(half, WATCHERS / 2),
+      'web memory growth from 1 to 10,000 open, KB a stream: RSS / JavaScript heap': perStream(before, WATCHERS),
       'idle with every stream open (heartbeats): web CPU % of one core (target < 5)': round(idleCpuPercent, 2),
       'changes missed by push / poll': `${push.missed} / ${poll.missedCompletions}`,
     }
