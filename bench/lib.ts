@@ -28,13 +28,21 @@ export async function scratchDatabase(serverUrl: string, name: string) {
   }
 }
 
-/** Starts `node <script>` (the built web server or the worker) with extra env; resolves once it is listening/ready. */
-export async function startProcess(script: string, env: Record<string, string>, readyText: string) {
+/**
+ * Starts `node <script>` (the built web server or the worker) with extra env (and Node flags);
+ * resolves once it is listening/ready.
+ */
+export async function startProcess(
+  script: string,
+  env: Record<string, string>,
+  readyText: string,
+  nodeFlags: string[] = [],
+) {
   const port = env.PORT ?? String(await freePort())
   // BENCH_CPU_PROF_DIR=<dir>: each process writes a V8 CPU profile there when it exits (open it in
   // Chrome's DevTools); NODE_OPTIONS may not carry --cpu-prof.
   const profileDir = process.env.BENCH_CPU_PROF_DIR
-  const flags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []
+  const flags = [...nodeFlags, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])]
   const child: ChildProcess = spawn(process.execPath, [...flags, script], {
     // MALLOC_ARENA_MAX as the Dockerfile and npm start set it.
     env: {

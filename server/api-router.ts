@@ -1,6 +1,7 @@
 import { createRequestHandler } from '@remix-run/express'
 import { type LoaderFunction, type ServerBuild, writeReadableStreamToWritable } from '@remix-run/node'
 import type { Request as ExpressRequest, RequestHandler, Response } from 'express'
+import { takeEventStreamSource } from '#platform/event-stream.server.ts'
 
 /**
  * Every request under /api. Remix ranks every route of its build on each request, a fifth of the
@@ -66,21 +67,9 @@ async function answerWithLoader(
   route.segments.forEach((part, index) => {
     if (part.startsWith(':')) params[part.slice(1)] = decodeSegment(segments[index])
   })
-  // Aborted when the client goes away before the answer is complete (a live stream's end).
-  const controller = new AbortController()
-  res.on('close', () => res.writableFinished || controller.abort())
-  const headers: Array<[string, string]> = []
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) value.forEach((item) => headers.push([name, item]))
-    else if (value !== undefined) headers.push([name, value])
-  }
-  const request = new Request(`${req.protocol}://${requestHost(req)}${req.originalUrl}`, {
-    headers,
-    signal: controller.signal,
-  })
   let answer: globalThis.Response
   try {
-    answer = (await route.loader!({ request, params, context: {} })) as globalThis.Response
+    answer = (await route.loader!({ request: fetchRequest(req, res), params, context: {} })) as globalThis.Response
   } catch (thrown) {
     if (!(thrown instanceof globalThis.Response)) throw thrown
     answer = thrown
@@ -89,18 +78,48 @@ async function answerWithLoader(
   res.status(answer.status)
   for (const [name, value] of answer.headers) res.append(name, value)
   const type = answer.headers.get('content-type') ?? ''
-  if (!answer.body) return void res.end()
+  const body = answer.body
+  // The live stream: written straight to the connection (platform/event-stream.server.ts).
+  const eventSource = body && takeEventStreamSource(body)
+  if (eventSource) {
+    res.flushHeaders()
+    return eventSource.attach(res)
+  }
+  if (!body) return void res.end()
   // A JSON answer is written at once rather than piped, as the bytes the loader made (a large one
-  // may come gzipped already: api.analytics.overview.ts).
+  // may come gzipped already: api.analytics.overview.ts); only one it may shrink is compressed (the
+  // compression middleware makes every answer it wraps a chunked one).
   if (type.startsWith('application/json')) {
-    const body = Buffer.from(await answer.arrayBuffer())
-    if (body.byteLength >= COMPRESSION_THRESHOLD) return compress(req, res, () => res.end(body))
+    const bytes = Buffer.from(await answer.arrayBuffer())
+    if (bytes.byteLength >= COMPRESSION_THRESHOLD) return compress(req, res, () => res.end(bytes))
     // What the compression middleware says of every JSON answer, compressed or not.
     res.vary('Accept-Encoding')
-    return void res.end(body)
+    return void res.end(bytes)
   }
-  if (/text\/event-stream/i.test(type)) res.flushHeaders()
-  await writeReadableStreamToWritable(answer.body, res)
+  // Compressed here rather than by the app's middleware (server/app.ts): a live stream, which is
+  // never compressed, would carry compression's wrappers for its whole life.
+  await new Promise<void>((resolve) => compress(req, res, () => resolve()))
+  await writeReadableStreamToWritable(body, res)
+}
+
+/** The request as Remix's adapter gives it to a loader. */
+function fetchRequest(req: ExpressRequest, res: Response) {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) value.forEach((item) => headers.append(name, item))
+    else if (value !== undefined) headers.set(name, value)
+  }
+  return new Request(`${req.protocol}://${requestHost(req)}${req.originalUrl}`, { headers, signal: closeSignal(res) })
+}
+
+/**
+ * Aborted when the client goes away before the answer is complete (a live stream's end). Its own
+ * function: an open stream keeps the listener, which then holds nothing more.
+ */
+function closeSignal(res: Response) {
+  const controller = new AbortController()
+  res.on('close', () => res.writableFinished || controller.abort())
+  return controller.signal
 }
 
 /** The host as Remix's express adapter gives it: the proxy's (trust proxy) name, with the port sent. */

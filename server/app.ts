@@ -36,10 +36,10 @@ export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, ob
   if (observers) app.use(logRequests(observers.logger, observers.metrics))
   app.use(closeAfterEarlyAnswers())
   app.use(securityHeaders(env))
-  // Live update streams stay uncompressed, chunk by chunk: compression honours their `no-transform`.
-  // /api answers are compressed by the api router, which leaves small JSON answers out.
+  // /api answers are compressed by the api router (server/api-router.ts): a GET's once its loader
+  // answered, so a live update stream never carries compression's wrappers, and small JSON not at all.
   const compress = compression()
-  app.use((req, res, next) => (/^\/api(\/|$)/i.test(req.path) ? next() : compress(req, res, next)))
+  app.use((req, res, next) => (isApiPath(req.path) ? next() : compress(req, res, next)))
   // Fingerprinted bundles can be cached forever; other public files for an hour.
   app.use('/build', express.static(path.join(root, 'public/build'), { immutable: true, maxAge: '1y' }))
   // API and media requests never name a public file: spare them the file-system lookup.
@@ -66,3 +66,5 @@ export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, ob
   app.use(answerExpressErrors)
   return app
 }
+
+const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/')

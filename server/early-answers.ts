@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http'
 import type { RequestHandler } from 'express'
 
 /**
@@ -10,6 +11,9 @@ import type { RequestHandler } from 'express'
  */
 export function closeAfterEarlyAnswers({ maxDrainBytes = 64 * 1024 * 1024, maxDrainMs = 30_000 } = {}): RequestHandler {
   return (req, res, next) => {
+    // Nothing can be left unread of a request without a body (a GET): it needs none of this, and a
+    // live stream would keep it for its whole life.
+    if (!hasBody(req)) return next()
     const writeHead = res.writeHead
     res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
       if (!req.complete) {
@@ -43,3 +47,7 @@ export function closeAfterEarlyAnswers({ maxDrainBytes = 64 * 1024 * 1024, maxDr
     next()
   }
 }
+
+/** Whether the request announced a body (HTTP/1.1 requests have one only with either header). */
+const hasBody = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { getTaskStreams } from '#domain/live-updates/live-updates.server.ts'
 import { apiHandler } from '#app/utils/api.server.ts'
-import { requireUser } from '#domain/permissions/permissions.server.ts'
+import { requireUserId } from '#domain/permissions/permissions.server.ts'
 import { getRequestToken } from '#domain/sessions/auth.server.ts'
 
 /** Answer headers of the stream: never cached, compressed (here too: server/app.ts) or buffered on the way (Fly's proxy, nginx). */
@@ -21,8 +21,8 @@ const TASK_STREAM_HEADERS = {
  * instead of polling.
  */
 export const loader = apiHandler(async ({ request }: LoaderFunctionArgs) => {
-  const user = await requireUser(request)
-  const session = { userId: user.id, token: (await getRequestToken(request)) ?? '' }
+  const userId = await requireUserId(request)
+  const session = { userId, token: (await getRequestToken(request)) ?? '' }
   const stream = getTaskStreams().open(session, request.headers.get('last-event-id'), request.signal)
   return new Response(stream, { headers: TASK_STREAM_HEADERS })
 })

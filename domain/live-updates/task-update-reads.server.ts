@@ -49,7 +49,7 @@ export async function readTaskUpdatesSince(db: DB, userId: string, lastSeq: numb
 export async function readQueuedTaskUpdates(db: DB, userIds: string[]) {
   if (userIds.length === 0) return []
   const rows = await selectTasksWithQueue(db)
-    .where('t.user_id', 'in', userIds)
+    .where('t.user_id', '=', sql<string>`any(${userIds}::uuid[])`)
     .where('t.status', '=', 'queued')
     .execute()
   return rows.map((row) => ({ userId: row.user_id, update: toUpdate(row) }))

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { sql } from 'kysely'
 import type { SignInMethod } from '#platform/db-schema.ts'
 import type { DB } from '#platform/db.server.ts'
 
@@ -47,7 +48,8 @@ export async function liveSessionHashes(db: DB, tokenHashes: readonly string[]):
   if (tokenHashes.length === 0) return new Set()
   const rows = await liveSessions(db)
     .select('sessions.token_hash')
-    .where('sessions.token_hash', 'in', [...new Set(tokenHashes)])
+    // One array parameter, however many: a list of values is compiled and sent value by value.
+    .where('sessions.token_hash', '=', sql<string>`any(${[...new Set(tokenHashes)]}::text[])`)
     .execute()
   return new Set(rows.map((row) => row.token_hash))
 }

@@ -104,6 +104,18 @@ describe('a GET answered by its loader through the api router', () => {
     expect(response.headers.get('content-encoding')).toBe('gzip')
     expect(await response.json()).toMatchObject({ pageViews: [] })
   })
+
+  test('a JSON answer over a kilobyte is compressed for a client that accepts gzip, a smaller one is not', async () => {
+    const { token } = await createTestUser({ role: 'admin' })
+    const headers = { 'x-auth-token': token, 'accept-encoding': 'gzip' }
+    const large = await call('/api/analytics/basic?startDate=2026-01-01&endDate=2026-01-31', { headers })
+    expect(large.status).toBe(200)
+    expect(large.headers.get('content-encoding')).toBe('gzip')
+    expect((await large.json()).imageGenerationsByDay).toHaveLength(31)
+    const small = await call('/api/config/email-verification', { headers })
+    expect(small.headers.get('content-encoding')).toBeNull()
+    expect(await small.json()).toEqual({ enabled: false })
+  })
 })
 
 describe('compression of the answers of GETs', () => {
