@@ -151,14 +151,6 @@ const tooFewCredits = (cost: number, kind: TaskKind) =>
     extra: { needPurchase: true },
   })
 
-/** How many of the user's tasks are queued or running. */
-const activeTasks = (db: DB | Tx, userId: string) =>
-  db
-    .selectFrom('generation_tasks')
-    .select((eb) => eb.fn.countAll<number>().as('active'))
-    .where('user_id', '=', userId)
-    .where('status', 'in', ['queued', 'processing'])
-
 function tooManyActive() {
   const limit = getEnv().MAX_ACTIVE_TASKS_PER_USER
   return new HttpError(
@@ -177,12 +169,16 @@ export async function refuseUnpayable(
   db: DB,
   { userId, kind, cost }: { userId: string; kind: TaskKind; cost: (settings: SystemSettings) => number },
 ) {
-  const [settings, user, { active }] = await Promise.all([
+  const [settings, user] = await Promise.all([
     getSystemConfig(db),
-    db.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirst(),
-    activeTasks(db, userId).executeTakeFirstOrThrow(),
+    // The paying statement's own count (active_tasks_of), so the two readings cannot drift apart.
+    db
+      .selectFrom('users')
+      .select(['credits', sql<number>`active_tasks_of(users.id)`.as('active')])
+      .where('id', '=', userId)
+      .executeTakeFirst(),
   ])
   const price = cost(settings)
   if ((user?.credits ?? 0) < price) throw tooFewCredits(price, kind)
-  if (Number(active) >= getEnv().MAX_ACTIVE_TASKS_PER_USER) throw tooManyActive()
+  if ((user?.active ?? 0) >= getEnv().MAX_ACTIVE_TASKS_PER_USER) throw tooManyActive()
 }
