@@ -211,7 +211,12 @@ export async function benchTaskReads({ db, url }: BenchDatabase) {
   const unprepared = await startBareServer(url, { prepared: false })
   try {
     const path = `/api/async-image/task/${taskId}`
-    const [app, baseline] = await alternatingLoads({ url: web.url + path }, { url: bare.url + path }, token, ROUNDS)
+    const [app, baseline] = await alternatingLoads(
+      { url: web.url + path, pid: web.child.pid },
+      { url: bare.url + path },
+      token,
+      ROUNDS,
+    )
     const [appAgain, plain] = await alternatingLoads(
       { url: web.url + path },
       { url: unprepared.url + path },
@@ -221,6 +226,8 @@ export async function benchTaskReads({ db, url }: BenchDatabase) {
     return {
       'task read req/s (app)': round(app.rps),
       'task read p99 ms (app)': round(app.p99, 2),
+      // The web process's own CPU a read (the bare server shares its process with the load generator).
+      'task read web CPU µs per read (app)': round(app.cpuMs * 1000, 0),
       'task read req/s (bare node:http + pg, prepared)': round(baseline.rps),
       'task read p99 ms (bare node:http + pg, prepared)': round(baseline.p99, 2),
       'task read req/s ratio app/bare prepared (target >= 0.75)': round(app.rps / baseline.rps, 2),

@@ -58,7 +58,7 @@ function createLogger(processName: string, destination?: pino.DestinationStream)
   )
 }
 
-/** Synchronous writes, so the last lines before process.exit are not lost. */
+/** JSON lines on stdout, a turn of the event loop's written together (`writtenPerTurn`). */
 function defaultDestination(): pino.DestinationStream {
   if ((process.env.NODE_ENV ?? 'development') === 'development') {
     try {
@@ -68,7 +68,29 @@ function defaultDestination(): pino.DestinationStream {
       // Not installed (a production image without dev dependencies): JSON lines.
     }
   }
-  return pino.destination({ dest: 1, sync: true })
+  return writtenPerTurn(pino.destination({ dest: 1, sync: true }))
+}
+
+/**
+ * The lines logged during one turn of the event loop, written together at its end, synchronously: a
+ * busy web process makes one write for many requests rather than a write each, a tenth of its time
+ * under load (decision 0045). What is waiting when the process exits (process.exit, an uncaught
+ * error) is written then, so no line is lost.
+ */
+function writtenPerTurn(destination: pino.DestinationStream): pino.DestinationStream {
+  let waiting = ''
+  const write = () => {
+    const lines = waiting
+    waiting = ''
+    if (lines) destination.write(lines)
+  }
+  process.on('exit', write)
+  return {
+    write(line: string) {
+      if (!waiting) setImmediate(write)
+      waiting += line
+    },
+  }
 }
 
 export function getLogger(): AppLogger {

@@ -1,7 +1,11 @@
 import { createRequestHandler } from '@remix-run/express'
 import { type LoaderFunction, type ServerBuild, writeReadableStreamToWritable } from '@remix-run/node'
-import type { Request as ExpressRequest, RequestHandler, Response } from 'express'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { RequestHandler, Response } from 'express'
 import { takeEventStreamSource } from '#platform/event-stream.server.ts'
+import { answerError } from './express-errors.ts'
+import type { NodeHandler } from './request-log.ts'
+import { requestPath, requestUrl } from './request-url.ts'
 
 /**
  * Every request under /api. Remix ranks every route of its build on each request, a fifth of the
@@ -13,12 +17,14 @@ import { takeEventStreamSource } from '#platform/event-stream.server.ts'
  * A route takes GET and HEAD when it has a loader, and POST when it has an action, unless its
  * `handle` names the action's methods (`export const handle = apiMethods('PUT')`).
  *
- * A GET calls the route's loader directly (`answerWithLoader`): every /api route is a resource
- * route, whose loader's Response is the answer as it is, and Remix's request handler (matching the
- * path again, building its router's state, piping even a small JSON body as a stream) was half
- * of a status poll's CPU (decision 0045). Other methods go through Remix.
+ * A GET is answered by the route's loader, called directly, on Node's own request and response
+ * (`answerRead`, before Express: server/app.ts): every /api route is a resource route, whose
+ * loader's Response is the answer as it is, and Remix's request handler (matching the path again,
+ * building its router's state, piping even a small JSON body as a stream) was half of a status
+ * poll's CPU, Express's layers a sixth of what was left (decision 0045). Other methods go through
+ * Express and Remix (`handle`).
  */
-export function apiRequestHandler(build: ServerBuild, mode: string, compress: RequestHandler): RequestHandler {
+export function apiRouter(build: ServerBuild, mode: string, compress: NodeHandler) {
   const routes = apiRoutes(build)
   const handlers = new Map<string, RequestHandler>()
   // The routes by their path's first segment after /api: a request is compared with its group's only.
@@ -29,26 +35,43 @@ export function apiRequestHandler(build: ServerBuild, mode: string, compress: Re
     const groupRoutes = Object.fromEntries(Object.entries(build.routes).filter(([id]) => ids.has(id)))
     handlers.set(group, createRequestHandler({ build: { ...build, routes: groupRoutes }, mode }))
   }
-  return (req, res, next) => {
+  const routeOf = (path: string) => {
     // One trailing slash is ignored, as Remix does: `/api/auth/me/` is `/api/auth/me`.
-    const segments = req.path
+    const segments = path
       .replace(/(.)\/$/, '$1')
       .split('/')
       .slice(1)
-    const route = groups.get(segments[1])?.find((candidate) => matches(candidate.segments, segments))
-    if (req.method === 'GET' && route?.loader) {
-      return void answerWithLoader(route, segments, req, res, compress).catch(next)
-    }
-    compress(req, res, () => {
-      if (!route) return answer(res, 404, 'There is no such API endpoint')
-      if (!route.methods.includes(req.method)) {
-        res.setHeader('Allow', route.methods.join(', '))
-        return answer(res, 405, `${req.method} is not allowed here; use ${route.methods.join(' or ')}`)
-      }
-      handlers.get(route.group)?.(req, res, next)
-    })
+    return { segments, route: groups.get(segments[1])?.find((candidate) => matches(candidate.segments, segments)) }
+  }
+  return {
+    /** Answers a GET under /api whose route has a loader (true), without Express; false for any other request. */
+    answerRead(req: IncomingMessage, res: ServerResponse): boolean {
+      if (req.method !== 'GET') return false
+      const path = requestPath(req)
+      if (!isApiPath(path)) return false
+      const { route, segments } = routeOf(path)
+      if (!route?.loader) return false
+      answerWithLoader(route, segments, req, res, compress).catch((error: unknown) =>
+        answerError(error as { status?: unknown }, req, res),
+      )
+      return true
+    },
+    /** Every other request under /api, as Express hands it over. */
+    handle: ((req, res, next) => {
+      const { route } = routeOf(req.path)
+      compress(req, res, () => {
+        if (!route) return answer(res, 404, 'There is no such API endpoint')
+        if (!route.methods.includes(req.method)) {
+          res.setHeader('Allow', route.methods.join(', '))
+          return answer(res, 405, `${req.method} is not allowed here; use ${route.methods.join(' or ')}`)
+        }
+        handlers.get(route.group)?.(req, res, next)
+      })
+    }) as RequestHandler,
   }
 }
+
+export const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/')
 
 /**
  * A JSON answer smaller than this goes out as it is (compression's own threshold): the compression
@@ -59,9 +82,9 @@ const COMPRESSION_THRESHOLD = 1024
 async function answerWithLoader(
   route: ApiRoute,
   segments: string[],
-  req: ExpressRequest,
-  res: Response,
-  compress: RequestHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  compress: NodeHandler,
 ) {
   const params: Record<string, string> = {}
   route.segments.forEach((part, index) => {
@@ -75,8 +98,9 @@ async function answerWithLoader(
     answer = thrown
   }
   res.statusMessage = answer.statusText
-  res.status(answer.status)
-  for (const [name, value] of answer.headers) res.append(name, value)
+  res.statusCode = answer.status
+  for (const [name, value] of answer.headers)
+    res.appendHeader(name, name === 'content-type' ? withCharset(value) : value)
   const type = answer.headers.get('content-type') ?? ''
   const body = answer.body
   // The live stream: written straight to the connection (platform/event-stream.server.ts).
@@ -93,7 +117,7 @@ async function answerWithLoader(
     const bytes = Buffer.from(await answer.arrayBuffer())
     if (bytes.byteLength >= COMPRESSION_THRESHOLD) return compress(req, res, () => res.end(bytes))
     // What the compression middleware says of every JSON answer, compressed or not.
-    res.vary('Accept-Encoding')
+    varyOnEncoding(res)
     return void res.end(bytes)
   }
   // Compressed here rather than by the app's middleware (server/app.ts): a live stream, which is
@@ -102,30 +126,37 @@ async function answerWithLoader(
   await writeReadableStreamToWritable(body, res)
 }
 
+/** A text type without a charset gets UTF-8's, as Express's `res.set` gives it. */
+const withCharset = (type: string) =>
+  /^(text\/|application\/(javascript|json))/i.test(type) && !/;\s*charset\s*=/i.test(type)
+    ? `${type}; charset=utf-8`
+    : type
+
+function varyOnEncoding(res: ServerResponse) {
+  const vary = res.getHeader('Vary')
+  if (!vary) return void res.setHeader('Vary', 'Accept-Encoding')
+  if (!/(^|,)\s*(accept-encoding|\*)\s*(,|$)/i.test(String(vary)))
+    res.setHeader('Vary', `${String(vary)}, Accept-Encoding`)
+}
+
 /** The request as Remix's adapter gives it to a loader. */
-function fetchRequest(req: ExpressRequest, res: Response) {
+function fetchRequest(req: IncomingMessage, res: ServerResponse) {
   const headers = new Headers()
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) value.forEach((item) => headers.append(name, item))
     else if (value !== undefined) headers.set(name, value)
   }
-  return new Request(`${req.protocol}://${requestHost(req)}${req.originalUrl}`, { headers, signal: closeSignal(res) })
+  return new Request(requestUrl(req), { headers, signal: closeSignal(res) })
 }
 
 /**
  * Aborted when the client goes away before the answer is complete (a live stream's end). Its own
  * function: an open stream keeps the listener, which then holds nothing more.
  */
-function closeSignal(res: Response) {
+function closeSignal(res: ServerResponse) {
   const controller = new AbortController()
   res.on('close', () => res.writableFinished || controller.abort())
   return controller.signal
-}
-
-/** The host as Remix's express adapter gives it: the proxy's (trust proxy) name, with the port sent. */
-function requestHost(req: ExpressRequest) {
-  const port = /:(\d+)$/.exec(req.get('x-forwarded-host') ?? '')?.[1] ?? /:(\d+)$/.exec(req.get('host') ?? '')?.[1]
-  return port ? `${req.hostname}:${port}` : req.hostname
 }
 
 /** A path parameter as Remix gives it: %-decoded, or as sent when that is malformed. */

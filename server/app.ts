@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http'
 import path from 'node:path'
 import type { ServerBuild } from '@remix-run/node'
 import { createRequestHandler } from '@remix-run/express'
@@ -7,13 +8,13 @@ import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from '#platform/client-ad
 import type { Env } from '#platform/env.server.ts'
 import type { AppLogger } from '#platform/logger.server.ts'
 import type { Metrics } from '#platform/metrics.server.ts'
-import { apiRequestHandler } from './api-router.ts'
+import { apiRouter, isApiPath } from './api-router.ts'
 import { CSP_REPORT_PATH } from './content-security-policy.ts'
 import { rejectCrossSiteRequests } from './csrf.ts'
 import { closeAfterEarlyAnswers } from './early-answers.ts'
-import { answerExpressErrors } from './express-errors.ts'
+import { answerError, answerExpressErrors } from './express-errors.ts'
 import { answerOutagesWith503, retryAfterOn503 } from './outage-routes.ts'
-import { instrumentRoutes, logRequests, markUnmatched } from './request-log.ts'
+import { instrumentRoutes, logRequests, markUnmatched, type NodeHandler } from './request-log.ts'
 import { cspNonceOf, securityHeaders } from './security-headers.ts'
 
 /** Where each request's log line and duration go (the process's logger, the metrics or none). */
@@ -23,22 +24,32 @@ export interface RequestObservers {
 }
 
 /**
- * The web app: the request's log line and metrics, static assets, the client's address, CSRF,
- * /api, then the Remix app. Built here rather than in index.ts so that tests can serve a build over
- * real HTTP.
+ * The web app, a listener for Node's HTTP server: every request gets its log line and metrics, the
+ * early-answer guard, the security headers and its client's address; a GET under /api is then
+ * answered by its route's loader (server/api-router.ts); everything else goes on to Express: static
+ * assets, CSRF, the other /api requests, then the Remix app. Built here rather than in index.ts so
+ * that tests can serve a build over real HTTP.
  */
 export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, observers?: RequestObservers) {
   // Loaders and actions note their route pattern for the log line and the metrics' route label.
   const build = instrumentRoutes(remixBuild)
+  // /api answers are compressed by the api router: a GET's once its loader answered, so a live
+  // update stream never carries compression's wrappers, and small JSON not at all.
+  const compress = compression() as NodeHandler
+  const api = apiRouter(build, env.NODE_ENV, compress)
+  const everyRequest: NodeHandler[] = [
+    ...(observers ? [logRequests(observers.logger, observers.metrics)] : []),
+    closeAfterEarlyAnswers(),
+    securityHeaders(env),
+    (req, _res, next) => {
+      req.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(req.socket.remoteAddress, req.headers, env.TRUST_PROXY)
+      next()
+    },
+  ]
+
   const app = express()
   app.disable('x-powered-by')
   app.set('trust proxy', true)
-  if (observers) app.use(logRequests(observers.logger, observers.metrics))
-  app.use(closeAfterEarlyAnswers())
-  app.use(securityHeaders(env))
-  // /api answers are compressed by the api router (server/api-router.ts): a GET's once its loader
-  // answered, so a live update stream never carries compression's wrappers, and small JSON not at all.
-  const compress = compression()
   app.use((req, res, next) => (isApiPath(req.path) ? next() : compress(req, res, next)))
   // Fingerprinted bundles can be cached forever; other public files for an hour.
   app.use('/build', express.static(path.join(root, 'public/build'), { immutable: true, maxAge: '1y' }))
@@ -46,13 +57,9 @@ export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, ob
   const publicFiles = express.static(path.join(root, 'public'), { maxAge: '1h' })
   app.use((req, res, next) => (/^\/(api|media)\//.test(req.path) ? next() : publicFiles(req, res, next)))
   app.use(markUnmatched)
-  app.use((req, _res, next) => {
-    req.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(req.socket.remoteAddress, req.headers, env.TRUST_PROXY)
-    next()
-  })
   // Browsers send CSP reports without cookies and with no Origin we could vouch for (app/routes/csp-report.ts).
   app.use(rejectCrossSiteRequests(env.PUBLIC_URL, [CSP_REPORT_PATH]))
-  app.all(['/api', '/api/*'], apiRequestHandler(build, env.NODE_ENV, compress))
+  app.all(['/api', '/api/*'], api.handle)
   app.all(
     '*',
     retryAfterOn503,
@@ -64,7 +71,16 @@ export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, ob
     }),
   )
   app.use(answerExpressErrors)
-  return app
-}
 
-const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/')
+  const answer: RequestListener = (req, res) => {
+    let index = 0
+    const next = (error?: unknown) => {
+      if (error) return answerError(error as { status?: unknown }, req, res)
+      if (index < everyRequest.length) return everyRequest[index++](req, res, next)
+      // CSRF (Express's layer) refuses no GET: a read answered here skips nothing it would do.
+      if (!api.answerRead(req, res)) app(req, res)
+    }
+    next()
+  }
+  return answer
+}

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import type { RequestHandler } from 'express'
+import type { NodeHandler } from './request-log.ts'
 
 /**
  * A request answered before its body was read to the end (a 413 for an 11 MB photo, a 400 for a
@@ -9,7 +9,7 @@ import type { RequestHandler } from 'express'
  * kernel send a reset, which can swallow the answer itself). A client that keeps sending past
  * `maxDrainBytes`, or for longer than `maxDrainMs`, is cut off.
  */
-export function closeAfterEarlyAnswers({ maxDrainBytes = 64 * 1024 * 1024, maxDrainMs = 30_000 } = {}): RequestHandler {
+export function closeAfterEarlyAnswers({ maxDrainBytes = 64 * 1024 * 1024, maxDrainMs = 30_000 } = {}): NodeHandler {
   return (req, res, next) => {
     // Nothing can be left unread of a request without a body (a GET): it needs none of this, and a
     // live stream would keep it for its whole life.

@@ -1,4 +1,5 @@
 // The web process: serves the Remix app, its /api resource routes, static assets and media.
+import http from 'node:http'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { logDevReady, type ServerBuild } from '@remix-run/node'
@@ -33,7 +34,7 @@ try {
   startMetricsServer(env.METRICS_PORT)
   const app = createWebApp(build, env, root, { logger, metrics })
 
-  const server = app.listen(env.PORT, () => {
+  const server = http.createServer(app).listen(env.PORT, () => {
     console.log(`[web] Pawtrait is running at ${publicOrigin(env)}`)
     console.log(`[web] Moderation ${moderationState().summary}`)
     console.log(`[web] Card payments ${cardPaymentsState().summary}`)

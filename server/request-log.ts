@@ -9,8 +9,8 @@
  * a route are `static` (files) or `unmatched`.
  */
 import { randomUUID } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ServerBuild } from '@remix-run/node'
-import type { RequestHandler } from 'express'
 import type { AppLogger } from '#platform/logger.server.ts'
 import type { Metrics } from '#platform/metrics.server.ts'
 import {
@@ -19,18 +19,22 @@ import {
   runWithRequestContext,
   type RequestContext,
 } from '#platform/request-context.server.ts'
+import { requestPath } from './request-url.ts'
+
+/** A connect-style layer on Node's own request and response: Express runs it, and so do the /api reads it skips. */
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void
 
 const methods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
-export function logRequests(logger: AppLogger, metrics: Metrics | null): RequestHandler {
+export function logRequests(logger: AppLogger, metrics: Metrics | null): NodeHandler {
   return (req, res, next) => {
     const started = performance.now()
-    const context: RequestContext = { requestId: requestIdFrom(req.get('fly-request-id'), randomUUID) }
+    const context: RequestContext = { requestId: requestIdFrom(req.headers['fly-request-id']?.toString(), randomUUID) }
     res.setHeader('x-request-id', context.requestId)
     res.once('finish', () => {
       const seconds = (performance.now() - started) / 1000
       const route = context.route ?? 'static'
-      const method = methods.has(req.method) ? req.method : 'OTHER'
+      const method = req.method && methods.has(req.method) ? req.method : 'OTHER'
       // A live stream lasts minutes by design: its length is no answer time.
       const streamed = String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream')
       if (!streamed) metrics?.httpRequestDuration.observe({ method, route, status: res.statusCode }, seconds)
@@ -39,7 +43,7 @@ export function logRequests(logger: AppLogger, metrics: Metrics | null): Request
         {
           reqId: context.requestId,
           method,
-          path: req.path,
+          path: requestPath(req),
           route,
           status: res.statusCode,
           ms: Math.round(seconds * 10_000) / 10,
@@ -52,7 +56,7 @@ export function logRequests(logger: AppLogger, metrics: Metrics | null): Request
 }
 
 /** Marks requests that got past the static files: from here on, no route running means none matched. */
-export const markUnmatched: RequestHandler = (_req, _res, next) => {
+export const markUnmatched: NodeHandler = (_req, _res, next) => {
   const context = currentRequestContext()
   if (context) context.route = 'unmatched'
   next()

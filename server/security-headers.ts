@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import type { ServerResponse } from 'node:http'
-import type { RequestHandler } from 'express'
 import helmet, { contentSecurityPolicy } from 'helmet'
 import onHeaders from 'on-headers'
 import { CSP_REPORT_GROUP, CSP_REPORT_PATH, documentDirectives, resourceDirectives } from './content-security-policy.ts'
 import type { Env } from '#platform/env.server.ts'
 import { isHttps } from '#platform/public-url.server.ts'
+import type { NodeHandler } from './request-log.ts'
 
 // What the site never uses, switched off for it and for anything it might ever frame.
 const PERMISSIONS_POLICY = [
@@ -46,7 +46,7 @@ const noop = () => {}
  * never stored by a cache (a stored nonce could be replayed); anything else gets a policy that
  * allows nothing. CSP_REPORT_ONLY=on sends the same policies as report-only.
  */
-export function securityHeaders(env: Env): RequestHandler[] {
+export function securityHeaders(env: Env): NodeHandler {
   const reportOnly = env.CSP_REPORT_ONLY === 'on'
   const documentPolicy = contentSecurityPolicy({
     useDefaults: false,
@@ -54,29 +54,28 @@ export function securityHeaders(env: Env): RequestHandler[] {
     directives: documentDirectives(env, (_req, res) => `'nonce-${cspNonceOf(res)}'`, process.env.REMIX_DEV_ORIGIN),
   })
   const resourcePolicy = contentSecurityPolicy({ useDefaults: false, reportOnly, directives: resourceDirectives(env) })
-  return [
-    helmet({
-      contentSecurityPolicy: false,
-      strictTransportSecurity: isHttps(env) ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true } : false,
-      xFrameOptions: { action: 'deny' },
-      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-      crossOriginOpenerPolicy: { policy: 'same-origin' },
-    }),
-    (req, res, next) => {
-      res.setHeader('Permissions-Policy', PERMISSIONS_POLICY)
-      if (isHttps(env)) res.setHeader('Reporting-Endpoints', `${CSP_REPORT_GROUP}="${CSP_REPORT_PATH}"`)
-      onHeaders(res, () => {
-        // A route's own Referrer-Policy (auth.callback's no-referrer) replaces the default, not joins it.
-        const referrerPolicy = res.getHeader('Referrer-Policy')
-        if (Array.isArray(referrerPolicy)) res.setHeader('Referrer-Policy', referrerPolicy.at(-1) ?? '')
-        if (/^text\/html\b/i.test(String(res.getHeader('Content-Type') ?? ''))) {
-          res.setHeader('Cache-Control', 'no-store')
-          documentPolicy(req, res, noop)
-        } else {
-          resourcePolicy(req, res, noop)
-        }
-      })
-      next()
-    },
-  ]
+  const helmetHeaders = helmet({
+    contentSecurityPolicy: false,
+    strictTransportSecurity: isHttps(env) ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true } : false,
+    xFrameOptions: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginOpenerPolicy: { policy: 'same-origin' },
+  })
+  const ourHeaders: NodeHandler = (req, res, next) => {
+    res.setHeader('Permissions-Policy', PERMISSIONS_POLICY)
+    if (isHttps(env)) res.setHeader('Reporting-Endpoints', `${CSP_REPORT_GROUP}="${CSP_REPORT_PATH}"`)
+    onHeaders(res, () => {
+      // A route's own Referrer-Policy (auth.callback's no-referrer) replaces the default, not joins it.
+      const referrerPolicy = res.getHeader('Referrer-Policy')
+      if (Array.isArray(referrerPolicy)) res.setHeader('Referrer-Policy', referrerPolicy.at(-1) ?? '')
+      if (/^text\/html\b/i.test(String(res.getHeader('Content-Type') ?? ''))) {
+        res.setHeader('Cache-Control', 'no-store')
+        documentPolicy(req, res, noop)
+      } else {
+        resourcePolicy(req, res, noop)
+      }
+    })
+    next()
+  }
+  return (req, res, next) => helmetHeaders(req, res, (error) => (error ? next(error) : ourHeaders(req, res, next)))
 }

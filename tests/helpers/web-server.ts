@@ -1,3 +1,4 @@
+import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createRequire } from 'node:module'
 import path from 'node:path'
@@ -50,7 +51,7 @@ export async function apiBuild(resourceRoutes: string[] = []): Promise<ServerBui
 
 export async function startWebServer(env: Partial<Env> = {}, observers?: RequestObservers, build?: ServerBuild) {
   const app = createWebApp(build ?? (await apiBuild()), { ...getEnv(), ...env }, process.cwd(), observers)
-  const server = app.listen(0, '127.0.0.1')
+  const server = http.createServer(app).listen(0, '127.0.0.1')
   await new Promise<void>((resolve) => server.once('listening', resolve))
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return {
