@@ -66,7 +66,7 @@ test('a status poll: the security headers, no-store, its length, the request id 
 
 test('signed out, someone else’s task, a malformed id: JSON 401 and 404 with the same headers and log lines', async () => {
   const stranger = await createTestUser()
-  const answers = [
+  const answers: Array<{ headers: Record<string, string>; path: string; status: number }> = [
     { headers: {}, path: `/api/async-image/task/${task.id}`, status: 401 },
     { headers: { 'x-auth-token': stranger.token }, path: `/api/async-image/task/${task.id}`, status: 404 },
     { headers: { 'x-auth-token': token }, path: '/api/async-image/task/%E0%A4%A', status: 404 },
