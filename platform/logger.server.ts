@@ -58,7 +58,7 @@ function createLogger(processName: string, destination?: pino.DestinationStream)
   )
 }
 
-/** JSON lines on stdout, written a few at a time (`gathered`). */
+/** JSON lines on stdout, a turn of the event loop's written together (`writtenPerTurn`). */
 function defaultDestination(): pino.DestinationStream {
   if ((process.env.NODE_ENV ?? 'development') === 'development') {
     try {
@@ -68,22 +68,18 @@ function defaultDestination(): pino.DestinationStream {
       // Not installed (a production image without dev dependencies): JSON lines.
     }
   }
-  return gathered(pino.destination({ dest: 1, sync: true }))
+  return writtenPerTurn(pino.destination({ dest: 1, sync: true }))
 }
 
 /**
- * Lines gathered and written together, synchronously, at most `LINES_WAIT_MS` after the first of
- * them (or once 64 KB wait): a busy web process makes a write for hundreds of requests rather than
- * a write each, which was a tenth of its time under load (decision 0045). What is waiting when the
- * process exits (process.exit, a signal's handler, an uncaught error) is written then, so no line
- * is lost.
+ * The lines logged during one turn of the event loop, written together at its end, synchronously: a
+ * busy web process makes one write for several requests rather than one each, which was a twentieth
+ * of its time under load (decision 0045). What is waiting when the process exits (process.exit, a
+ * signal's handler, an uncaught error) is written then, so no line is lost.
  */
-function gathered(destination: pino.DestinationStream): pino.DestinationStream {
+function writtenPerTurn(destination: pino.DestinationStream): pino.DestinationStream {
   let waiting = ''
-  let timer: NodeJS.Timeout | undefined
   const write = () => {
-    clearTimeout(timer)
-    timer = undefined
     const lines = waiting
     waiting = ''
     if (lines) destination.write(lines)
@@ -91,14 +87,11 @@ function gathered(destination: pino.DestinationStream): pino.DestinationStream {
   process.on('exit', write)
   return {
     write(line: string) {
+      if (!waiting) setImmediate(write)
       waiting += line
-      if (waiting.length >= 64 * 1024) write()
-      else timer ??= setTimeout(write, LINES_WAIT_MS).unref()
     },
   }
 }
-
-const LINES_WAIT_MS = 50
 
 export function getLogger(): AppLogger {
   return (processLogger ??= createLogger(process.title))

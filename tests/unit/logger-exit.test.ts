@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 
-// Log lines are gathered and written a few at a time (platform/logger.server.ts): what is still
-// waiting when the process exits is written then, so no line is lost, and a quiet process's line
-// is not held back.
+// The lines of one turn of the event loop are written together at its end (platform/logger.server.ts):
+// what is still waiting when the process exits is written then, so no line is lost, and a quiet
+// process's line is not held back.
 
 /** A process logging `count` lines at once, then running `then`; the `i` of each line on its stdout. */
 function logging(count: number, then: string) {
