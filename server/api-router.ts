@@ -1,7 +1,7 @@
 import { createRequestHandler } from '@remix-run/express'
 import { type LoaderFunction, type ServerBuild, writeReadableStreamToWritable } from '@remix-run/node'
 import type { Request as ExpressRequest, RequestHandler, Response } from 'express'
-import { takeEventStreamSource } from '#platform/event-stream.server.ts'
+import { takeEventStreamSource, writeEventStream } from '#platform/event-stream.server.ts'
 
 /**
  * Every request under /api. Remix ranks every route of its build on each request, a fifth of the
@@ -67,9 +67,17 @@ async function answerWithLoader(
   route.segments.forEach((part, index) => {
     if (part.startsWith(':')) params[part.slice(1)] = decodeSegment(segments[index])
   })
+  // The request's signal: aborted when the client goes away before the answer is complete.
+  const controller = new AbortController()
+  const abortOnClose = () => res.writableFinished || controller.abort()
+  res.on('close', abortOnClose)
   let answer: globalThis.Response
   try {
-    answer = (await route.loader!({ request: fetchRequest(req, res), params, context: {} })) as globalThis.Response
+    answer = (await route.loader!({
+      request: fetchRequest(req, controller.signal),
+      params,
+      context: {},
+    })) as globalThis.Response
   } catch (thrown) {
     if (!(thrown instanceof globalThis.Response)) throw thrown
     answer = thrown
@@ -79,11 +87,13 @@ async function answerWithLoader(
   for (const [name, value] of answer.headers) res.append(name, value)
   const type = answer.headers.get('content-type') ?? ''
   const body = answer.body
-  // The live stream: written straight to the connection (platform/event-stream.server.ts).
+  // The live stream: written straight to the connection, whose close ends it
+  // (platform/event-stream.server.ts); the request and its signal are done with.
   const eventSource = body && takeEventStreamSource(body)
   if (eventSource) {
+    res.off('close', abortOnClose)
     res.flushHeaders()
-    return eventSource.attach(res)
+    return writeEventStream(eventSource, res)
   }
   if (!body) return void res.end()
   // A JSON answer is written at once rather than piped, as the bytes the loader made (a large one
@@ -103,23 +113,13 @@ async function answerWithLoader(
 }
 
 /** The request as Remix's adapter gives it to a loader. */
-function fetchRequest(req: ExpressRequest, res: Response) {
+function fetchRequest(req: ExpressRequest, signal: AbortSignal) {
   const headers = new Headers()
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) value.forEach((item) => headers.append(name, item))
     else if (value !== undefined) headers.set(name, value)
   }
-  return new Request(`${req.protocol}://${requestHost(req)}${req.originalUrl}`, { headers, signal: closeSignal(res) })
-}
-
-/**
- * Aborted when the client goes away before the answer is complete (a live stream's end). Its own
- * function: an open stream keeps the listener, which then holds nothing more.
- */
-function closeSignal(res: Response) {
-  const controller = new AbortController()
-  res.on('close', () => res.writableFinished || controller.abort())
-  return controller.signal
+  return new Request(`${req.protocol}://${requestHost(req)}${req.originalUrl}`, { headers, signal })
 }
 
 /** The host as Remix's express adapter gives it: the proxy's (trust proxy) name, with the port sent. */
