@@ -44,4 +44,5 @@ COPY scripts ./scripts
 COPY migrations ./migrations
 USER node
 EXPOSE 3000
-CMD ["node", "server/index.ts"]
+# The web's young generation bounded as npm run start:web does (scripts/local-database.ts webNodeFlags).
+CMD ["node", "--max-semi-space-size=16", "server/index.ts"]

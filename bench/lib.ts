@@ -4,6 +4,7 @@ import { createDb, createPool, type DB } from '#platform/db.server.ts'
 import { migrateToLatest } from '../scripts/migrate-to-latest.ts'
 import { seedDefaults } from '../scripts/seed/defaults.ts'
 import { freePort } from '../scripts/embedded-postgres.ts'
+import { webNodeFlags } from '../scripts/local-database.ts'
 
 /** A migrated, seeded database of its own for one benchmark, dropped afterwards. */
 export async function scratchDatabase(serverUrl: string, name: string) {
@@ -42,7 +43,12 @@ export async function startProcess(
   // BENCH_CPU_PROF_DIR=<dir>: each process writes a V8 CPU profile there when it exits (open it in
   // Chrome's DevTools); NODE_OPTIONS may not carry --cpu-prof.
   const profileDir = process.env.BENCH_CPU_PROF_DIR
-  const flags = [...nodeFlags, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])]
+  // The web with the flags it runs with everywhere (npm start, the Dockerfile).
+  const flags = [
+    ...(script === 'server/index.ts' ? webNodeFlags : []),
+    ...nodeFlags,
+    ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+  ]
   const child: ChildProcess = spawn(process.execPath, [...flags, script], {
     // MALLOC_ARENA_MAX as the Dockerfile and npm start set it.
     env: {

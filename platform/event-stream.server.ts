@@ -5,6 +5,7 @@
  * streams multiply (decision 0045). Any other reader of the Response (Remix's handler, a test
  * calling the loader) still reads it as a ReadableStream.
  */
+import type { ServerResponse } from 'node:http'
 
 /** Where a stream's bytes go: node's ServerResponse has this shape; so does the ReadableStream adapter below. */
 export interface EventStreamSink {
@@ -17,7 +18,7 @@ export interface EventStreamSink {
 /** What produces a stream's events, told where to write them once the answer is being written. */
 export interface EventStreamSource {
   attach(sink: EventStreamSink): void
-  /** The reader went away (a ReadableStream cancelled). The connection's close reaches it through the request's signal. */
+  /** The reader went away: a ReadableStream cancelled, or the connection it was attached to closed. */
   detach(): void
 }
 
@@ -50,6 +51,18 @@ export function takeEventStreamSource(body: ReadableStream<Uint8Array>): EventSt
   const source = sources.get(body)
   sources.delete(body)
   return source
+}
+
+/**
+ * Writes the source to the answer (its headers already out) until the connection closes. The
+ * connection's own close ends it: the Fetch request's signal is no use here, as nothing keeps the
+ * request once its loader has answered, and a collected request takes its signal's listeners
+ * along (a closed stream would stay open until its age ran out).
+ */
+export function writeEventStream(source: EventStreamSource, response: ServerResponse) {
+  if (response.destroyed) return source.detach()
+  response.once('close', () => source.detach())
+  source.attach(response)
 }
 
 class ControllerSink implements EventStreamSink {

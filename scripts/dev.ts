@@ -16,7 +16,7 @@ import { getEnv } from '#platform/env.server.ts'
 import { publicOrigin } from '#platform/public-url.server.ts'
 import { exitOnStartupError } from '#platform/startup.server.ts'
 import { freePort } from './embedded-postgres.ts'
-import { processDefaults, startDatabaseUnlessConfigured } from './local-database.ts'
+import { processDefaults, startDatabaseUnlessConfigured, webNodeFlags } from './local-database.ts'
 import { prepareDatabase } from './prepare-database.ts'
 
 const root = path.resolve(fileURLToPath(import.meta.url), '../..')
@@ -93,7 +93,9 @@ try {
   // remix dev's own port: its WebSocket, to which the open pages listen for updates.
   const devPort = await freePort()
   // remix dev splits the command on spaces (a space inside a path is written `\ `).
-  const webCommand = [process.execPath, 'server/index.ts'].map((part) => part.replaceAll(' ', '\\ ')).join(' ')
+  const webCommand = [process.execPath, ...webNodeFlags, 'server/index.ts']
+    .map((part) => part.replaceAll(' ', '\\ '))
+    .join(' ')
   console.log(`[dev] building; the app will be at ${publicOrigin(getEnv())} (rebuilt on every change)`)
   // Its CLI loads Vite's CommonJS build, whose deprecation warning concerns Remix, not this app.
   const remixEnv = { ...env, VITE_CJS_IGNORE_WARNING: 'true' }

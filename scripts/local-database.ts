@@ -10,6 +10,14 @@ import { startEmbeddedPostgres } from './embedded-postgres.ts'
 export const processDefaults = { MALLOC_ARENA_MAX: '2' }
 
 /**
+ * The web process's Node flags: V8's young generation (two semi-spaces) bounded to 16 MB a
+ * semi-space, V8's fixed limit before it derived one from the machine's memory (64 MB on this
+ * 24 GB machine, held by 10,000 open streams; decision 0045), so the web's memory is the same on
+ * every machine. The Dockerfile, fly.toml and `npm run start:web` pass the same.
+ */
+export const webNodeFlags = ['--max-semi-space-size=16']
+
+/**
  * `npm start` and `npm run dev` on one machine: checks the variables of every process it will
  * start, and without DATABASE_URL starts an embedded PostgreSQL under DATA_DIR, whose URL becomes
  * DATABASE_URL for this process and its children. Resolves to what stops that database (nothing

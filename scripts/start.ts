@@ -4,7 +4,7 @@
 import { configureSharedPool } from '#platform/db.server.ts'
 import { prepareDatabase } from './prepare-database.ts'
 import { exitOnStartupError } from '#platform/startup.server.ts'
-import { processDefaults, startDatabaseUnlessConfigured } from './local-database.ts'
+import { processDefaults, startDatabaseUnlessConfigured, webNodeFlags } from './local-database.ts'
 import { supervise } from './supervise.ts'
 
 let stopDatabase: () => Promise<void> = async () => {}
@@ -30,7 +30,7 @@ try {
   await prepareDatabase()
   const childEnv = { ...processDefaults, ...process.env }
   children.push(
-    supervise('web', ['server/index.ts'], { env: childEnv }),
+    supervise('web', [...webNodeFlags, 'server/index.ts'], { env: childEnv }),
     supervise('worker', ['worker/index.ts'], { env: childEnv }),
   )
 } catch (error) {

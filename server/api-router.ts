@@ -2,7 +2,7 @@ import { createRequestHandler } from '@remix-run/express'
 import { type LoaderFunction, type ServerBuild, writeReadableStreamToWritable } from '@remix-run/node'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { RequestHandler, Response } from 'express'
-import { takeEventStreamSource } from '#platform/event-stream.server.ts'
+import { takeEventStreamSource, writeEventStream } from '#platform/event-stream.server.ts'
 import { answerError } from './express-errors.ts'
 import type { NodeHandler } from './request-log.ts'
 import { requestPath, requestUrl } from './request-url.ts'
@@ -103,11 +103,12 @@ async function answerWithLoader(
     res.appendHeader(name, name === 'content-type' ? withCharset(value) : value)
   const type = answer.headers.get('content-type') ?? ''
   const body = answer.body
-  // The live stream: written straight to the connection (platform/event-stream.server.ts).
+  // The live stream: written straight to the connection, whose close ends it
+  // (platform/event-stream.server.ts).
   const eventSource = body && takeEventStreamSource(body)
   if (eventSource) {
     res.flushHeaders()
-    return eventSource.attach(res)
+    return writeEventStream(eventSource, res)
   }
   if (!body) return void res.end()
   // A JSON answer is written at once rather than piped, as the bytes the loader made (a large one

@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import type { DatabaseNotices, NoticeSubscriber } from '#domain/live-updates/database-notices.server.ts'
 import { createTaskStreams } from '#domain/live-updates/task-streams.server.ts'
+import { getTaskStreams } from '#domain/live-updates/live-updates.server.ts'
 import { getDb } from '#platform/db.server.ts'
 import { takeEventStreamSource } from '#platform/event-stream.server.ts'
 import { getLogger } from '#platform/logger.server.ts'
 import { getMetrics } from '#platform/metrics.server.ts'
 import { createTestUser } from '#tests/helpers/app.ts'
+import { startWebServer } from '#tests/helpers/web-server.ts'
 import { waitFor } from '#tests/helpers/worker-process.ts'
 
 // Decision 0045: what one open stream costs the web process does not grow with the number of
@@ -113,4 +117,27 @@ test('a client that takes nothing more is cut off once its backlog passes the li
   expect(taking.sink.ended).toBe(false)
   expect(taking.texts()).toContain(PING)
   expect(streams.status().streams).toBe(1)
+})
+
+test('a stream whose client goes away is forgotten, also after the request it was opened with was collected', async () => {
+  const web = await startWebServer()
+  try {
+    const { token } = await createTestUser()
+    const streams = getTaskStreams()
+    const client = new AbortController()
+    const response = await fetch(`${web.origin}/api/tasks/events`, {
+      headers: { 'x-auth-token': token },
+      signal: client.signal,
+    })
+    expect(response.status).toBe(200)
+    expect(streams.status().streams).toBe(1)
+    // Nothing holds the Fetch request once its loader answered: a full collection takes it, and
+    // with it any listener on its signal.
+    setFlagsFromString('--expose-gc')
+    ;(runInNewContext('gc') as () => void)()
+    client.abort()
+    await waitFor(() => streams.status().streams === 0)
+  } finally {
+    await web.close()
+  }
 })
