@@ -76,9 +76,14 @@ export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, ob
     let index = 0
     const next = (error?: unknown) => {
       if (error) return answerError(error as { status?: unknown }, req, res)
-      if (index < everyRequest.length) return everyRequest[index++](req, res, next)
-      // CSRF (Express's layer) refuses no GET: a read answered here skips nothing it would do.
-      if (!api.answerRead(req, res)) app(req, res)
+      // What Express does for its layers: a throw is an answer, not a crashed process.
+      try {
+        if (index < everyRequest.length) return everyRequest[index++](req, res, next)
+        // CSRF (Express's layer) refuses no GET: a read answered here skips nothing it would do.
+        if (!api.answerRead(req, res)) app(req, res)
+      } catch (thrown) {
+        answerError(thrown as { status?: unknown }, req, res)
+      }
     }
     next()
   }
