@@ -79,21 +79,32 @@ const START_AFTER_PAINT = `(function (current) {
     started = true
     var source = document.getElementById(${JSON.stringify(MODULE_SCRIPT_ID)})
     var host = document.getElementById(${JSON.stringify(HOST_ID)})
-    JSON.parse(source.getAttribute('data-preloads')).forEach(function (href) {
-      var link = document.createElement('link')
-      link.rel = 'modulepreload'
-      link.href = href
-      host.appendChild(link)
-    })
-    // The entry's imports in one task; once evaluated, that script tells the host, and the routes
-    // and the entry follow in another task.
+    var preloads = JSON.parse(source.getAttribute('data-preloads'))
     var first = JSON.parse(source.getAttribute('data-first') || '[]')
-    if (first.length === 0) return run(source.textContent)
+    if (first.length === 0) {
+      preload(preloads)
+      return run(source.textContent)
+    }
+    // The entry's imports are fetched and evaluated by a module script of their own, which then
+    // tells the host; the routes and the entry follow in another task. The other preloads are
+    // inserted in a task of their own too (each costs the main thread a little).
     host.addEventListener('remix-entry-imports', function () {
       setTimeout(function () { run(source.textContent) })
     }, { once: true })
     run(first.map(function (href) { return 'import ' + JSON.stringify(href) + ';' }).join('') +
       'document.getElementById(' + JSON.stringify(host.id) + ").dispatchEvent(new Event('remix-entry-imports'))")
+    setTimeout(function () {
+      preload(preloads.filter(function (href) { return first.indexOf(href) < 0 }))
+    })
+  }
+  function preload(hrefs) {
+    var host = document.getElementById(${JSON.stringify(HOST_ID)})
+    hrefs.forEach(function (href) {
+      var link = document.createElement('link')
+      link.rel = 'modulepreload'
+      link.href = href
+      host.appendChild(link)
+    })
   }
   function run(text) {
     var script = document.createElement('script')
