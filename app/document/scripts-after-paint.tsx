@@ -1,5 +1,5 @@
-import { Scripts } from '@remix-run/react'
-import { Fragment, isValidElement, type ReactElement, type ReactNode } from 'react'
+import { Scripts, UNSAFE_RemixContext } from '@remix-run/react'
+import { Fragment, isValidElement, useContext, type ReactElement, type ReactNode } from 'react'
 
 /**
  * Remix's <Scripts>, started once the page has loaded and painted rather than while it is parsed
@@ -17,11 +17,16 @@ import { Fragment, isValidElement, type ReactElement, type ReactNode } from 'rea
  * would warn that they differ, hence `suppressHydrationWarning`), so the nodes it adds cannot break
  * hydration. Anything else Remix renders is kept as is; if its module script is ever missing,
  * Remix's output is used unchanged.
+ *
+ * The entry's own imports (React, React DOM, Remix) are evaluated first, by a module script of
+ * their own, and Remix's script only in the next task: evaluating all of them at once was the
+ * longest task of a page's start-up (issue 42).
  */
 export function ScriptsAfterPaint({ nonce }: { nonce: string }) {
   // Called as a function, not rendered, so its elements can be rearranged; its hooks become this
   // component's, which is fine because it is called on every render.
   const rendered = Scripts({ nonce })
+  const entryImports = useContext(UNSAFE_RemixContext)?.manifest.entry.imports ?? []
   const parts = flatten(rendered)
   const moduleScript = parts.find((part) => part.type === 'script' && part.props.type === 'module')
   const moduleSource = moduleScript?.props.dangerouslySetInnerHTML?.__html
@@ -36,6 +41,7 @@ export function ScriptsAfterPaint({ nonce }: { nonce: string }) {
         id={MODULE_SCRIPT_ID}
         type="text/x-remix-module"
         data-preloads={JSON.stringify(preloads)}
+        data-first={JSON.stringify(entryImports)}
         suppressHydrationWarning
         dangerouslySetInnerHTML={{ __html: moduleSource }}
       />
@@ -73,17 +79,39 @@ const START_AFTER_PAINT = `(function (current) {
     started = true
     var source = document.getElementById(${JSON.stringify(MODULE_SCRIPT_ID)})
     var host = document.getElementById(${JSON.stringify(HOST_ID)})
-    JSON.parse(source.getAttribute('data-preloads')).forEach(function (href) {
+    var preloads = JSON.parse(source.getAttribute('data-preloads'))
+    var first = JSON.parse(source.getAttribute('data-first') || '[]')
+    if (first.length === 0) {
+      preload(preloads)
+      return run(source.textContent)
+    }
+    // The entry's imports are fetched and evaluated by a module script of their own, which then
+    // tells the host; the routes and the entry follow in another task. The other preloads are
+    // inserted in a task of their own too (each costs the main thread a little).
+    host.addEventListener('remix-entry-imports', function () {
+      setTimeout(function () { run(source.textContent) })
+    }, { once: true })
+    run(first.map(function (href) { return 'import ' + JSON.stringify(href) + ';' }).join('') +
+      'document.getElementById(' + JSON.stringify(host.id) + ").dispatchEvent(new Event('remix-entry-imports'))")
+    setTimeout(function () {
+      preload(preloads.filter(function (href) { return first.indexOf(href) < 0 }))
+    })
+  }
+  function preload(hrefs) {
+    var host = document.getElementById(${JSON.stringify(HOST_ID)})
+    hrefs.forEach(function (href) {
       var link = document.createElement('link')
       link.rel = 'modulepreload'
       link.href = href
       host.appendChild(link)
     })
+  }
+  function run(text) {
     var script = document.createElement('script')
     script.type = 'module'
     script.nonce = current.nonce
-    script.textContent = source.textContent
-    host.appendChild(script)
+    script.textContent = text
+    document.getElementById(${JSON.stringify(HOST_ID)}).appendChild(script)
   }
   // Both the load event and the first contentful paint, then two frames more (for the images
   // that loaded last). Frames and paints do not come in a hidden tab: there timers alone decide.

@@ -1,5 +1,14 @@
 import { useRevalidator } from '@remix-run/react'
-import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react'
+import {
+  createContext,
+  startTransition,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react'
 import type { ClientTask } from '#domain/generation/task-view.ts'
 import { notifyEnded } from './use-done-notifications.ts'
 import { createTaskStore, type TaskStore, type TaskStoreSnapshot } from './task-store.ts'
@@ -30,7 +39,8 @@ export function TaskStoreProvider({ userId, children }: { userId: string | undef
       revalidate: () => revalidate.current(),
     })
     started.start()
-    setStore(started)
+    // A transition: every page below re-renders with the store, in short slices rather than one long task.
+    startTransition(() => setStore(started))
     return () => {
       started.stop()
       setStore(null)
@@ -58,6 +68,13 @@ export function useTaskStoreSnapshot(): TaskStoreSnapshot {
  */
 export function useShownTask(loaded: ClientTask | null) {
   const [shown, setShown] = useState<ClientTask | null>(loaded)
-  const heard = useTaskStoreSnapshot().heard.get(shown?.id ?? '')
+  const store = useTaskStore()
+  const id = shown?.id ?? ''
+  // Only what the store heard of this task: its other news (today's list arriving) leaves the page as it is.
+  const heard = useSyncExternalStore(
+    store?.subscribe ?? noChanges,
+    () => store?.getSnapshot().heard.get(id),
+    () => undefined,
+  )
   return [shown && heard ? { ...shown, ...heard } : shown, setShown] as const
 }

@@ -142,13 +142,15 @@ test('ScriptsAfterPaint renders no preload and no live module script: the module
   expect(html).not.toMatch(/<link[^>]*modulepreload/)
   expect(html).not.toMatch(/<script[^>]*type="module"/)
   const inert =
-    /<script id="remix-module-script" type="text\/x-remix-module" data-preloads="([^"]*)">([\s\S]*?)<\/script>/.exec(
+    /<script id="remix-module-script" type="text\/x-remix-module" data-preloads="([^"]*)" data-first="([^"]*)">([\s\S]*?)<\/script>/.exec(
       html,
     )
   expect(inert).not.toBeNull()
   const preloads = JSON.parse(inert![1].replaceAll('&quot;', '"')) as string[]
   expect(preloads).toEqual(remixParts.filter(isPreload).map((part) => part.props.href))
-  expect(inert![2]).toBe(moduleSource)
+  // The entry's own imports, which the starter evaluates in a task before the routes.
+  expect(JSON.parse(inert![2].replaceAll('&quot;', '"'))).toEqual(assets.entry.imports)
+  expect(inert![3]).toBe(moduleSource)
 
   // Remix's context script is kept, and the starter runs with the nonce.
   expect(html).toContain(`<script nonce="${NONCE}">window.__remixContext = `)
