@@ -45,4 +45,4 @@ COPY migrations ./migrations
 USER node
 EXPOSE 3000
 # The web's young generation bounded as npm run start:web does (scripts/local-database.ts webNodeFlags).
-CMD ["node", "--max-semi-space-size=16", "server/index.ts"]
+CMD ["node", "--max-semi-space-size=32", "server/index.ts"]
