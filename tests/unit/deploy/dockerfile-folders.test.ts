@@ -30,8 +30,9 @@ const OPERATOR_SCRIPTS = ['migrate', 'providers:check', 'analytics:rollup']
 function entryPoints() {
   const scripts: Record<string, string> = JSON.parse(read('package.json')).scripts
   const commands = [
-    ...read('fly.toml').matchAll(/"node (\S+\.ts)"/g),
-    ...read('Dockerfile').matchAll(/"node", "(\S+\.ts)"/g),
+    // Node's own flags (the web's --max-semi-space-size) may come before the file.
+    ...read('fly.toml').matchAll(/"node (?:--\S+ )*(\S+\.ts)"/g),
+    ...read('Dockerfile').matchAll(/"node", (?:"--[^"]+", )*"(\S+\.ts)"/g),
     ...OPERATOR_SCRIPTS.map((name) => /^node (\S+\.ts)$/.exec(scripts[name])!),
   ]
   return [...new Set(commands.map(([, file]) => file))]
