@@ -128,6 +128,9 @@ export async function submitPrintOrder(db: DB, orderId: string, { lastAttempt }:
   }
   getMetrics().printOrders.inc({ status: 'at_lab' })
   await applyLabOrder(db, lab, sent, answer.order)
+  // The lab fetches the file as soon as it has answered: a callback that arrived before its
+  // order's id was stored here named no order and was dropped, so the order is re-read once now.
+  await enqueueJob(db, 'sync_print_order', { orderId: order.id }, { jobKey: `print-sync:${order.id}` })
   return `${answer.outcome}: lab order ${answer.order.id}`
 }
 

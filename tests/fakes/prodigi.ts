@@ -419,6 +419,11 @@ export interface ProdigiFake {
   /** The next API cancel answers `FailedToCancel` (the lab could not stop it) and changes nothing. */
   refuseNextCancel(): void
   /**
+   * The next create answer, made as usual, reaches the client only once the lab has fetched the
+   * order's assets and delivered its callbacks: an answer slow on its way back, overtaken by them.
+   */
+  holdNextCreateAnswer(): void
+  /**
    * Moves an order one step on (or straight `to` a step): production (shipment allocated, cancel
    * no longer available) → shipped (carrier, tracking, dispatch date; shipment callback) → Complete
    * (stage callback). Waits for its asset downloads first; refuses an order whose assets failed.
@@ -464,6 +469,7 @@ export async function startProdigiFake(options: ProdigiFakeOptions = {}): Promis
     match?: (r: { method: string; path: string }) => boolean
   } | null = null
   let refuseCancel = false
+  let holdCreateAnswer = false
   // A real lab never gives two orders one id: each fake starts its ids where no earlier one did.
   let sequence = 100_000 * (1 + Math.floor(Math.random() * 9_000))
   const nextId = (prefix: string) => `${prefix}_${++sequence}`
@@ -473,6 +479,10 @@ export async function startProdigiFake(options: ProdigiFakeOptions = {}): Promis
     pending.add(promise)
     void promise.finally(() => pending.delete(promise)).catch(() => {})
     return promise
+  }
+  /** Resolves when every asset download and callback delivery started so far has finished. */
+  const idle = async () => {
+    while (pending.size > 0) await Promise.allSettled([...pending])
   }
 
   const server = await startHttpFake(
@@ -856,8 +866,12 @@ export async function startProdigiFake(options: ProdigiFakeOptions = {}): Promis
     phases.set(order.id, 'received')
     if (key) byIdempotencyKey.set(key, order.id)
     const variants = checked.map((c) => c!.variant)
-    downloads.set(order.id, track(downloadAssets(order, variants)))
-    return reply(200, { outcome: 'Created', order: structuredClone(order) })
+    const download = track(downloadAssets(order, variants))
+    downloads.set(order.id, download)
+    const answer = { outcome: 'Created', order: structuredClone(order) }
+    if (!holdCreateAnswer) return reply(200, answer)
+    holdCreateAnswer = false
+    return download.then(idle).then(() => reply(200, answer))
   }
 
   /** The lab's asset download: fetch, check the image, then the order enters fulfilment. */
@@ -1098,6 +1112,9 @@ export async function startProdigiFake(options: ProdigiFakeOptions = {}): Promis
     refuseNextCancel() {
       refuseCancel = true
     },
+    holdNextCreateAnswer() {
+      holdCreateAnswer = true
+    },
     async advance(orderId, to) {
       const order = orders.get(orderId)
       if (!order) throw new Error(`Prodigi fake: no order ${orderId}`)
@@ -1121,9 +1138,7 @@ export async function startProdigiFake(options: ProdigiFakeOptions = {}): Promis
       cancelOrder(order)
       return order
     },
-    async idle() {
-      while (pending.size > 0) await Promise.allSettled([...pending])
-    },
+    idle,
     close: server.close,
   }
 }

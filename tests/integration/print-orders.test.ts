@@ -319,6 +319,25 @@ test('a file the lab cannot use is refunded once with the reason in words, and t
   expect((await refundsOf(placed.id))[0]!.description).toContain('could not download the picture')
 }, 60_000)
 
+test('a callback that overtakes the create answer is not lost: the order is re-read once its lab id is stored', async () => {
+  const { user, token, taskId } = await customer()
+  const entry = fake.catalogue.get('GLOBAL-FAP-12X16')!
+  const balance = await creditsOf(user.id)
+  // The lab's callback (its download failed) reaches us before we know which lab order it names.
+  fake.holdNextCreateAnswer()
+  const { order: placed } = await order(token, taskId, { sku: 'GLOBAL-FAP-12X16', attributes: {} }, () => {
+    entry.product.variants[0]!.printAreaSizes.default!.horizontalResolution += 10
+  })
+  const labId = await atLab(placed.id)
+  entry.product.variants[0]!.printAreaSizes.default!.horizontalResolution -= 10
+  expect(fake.callbacks.filter((callback) => callback.orderId === labId).length).toBeGreaterThan(0)
+  await waitFor(async () => (await orderRow(placed.id)).status === 'refused', { timeout: 20_000 })
+  expect((await orderRow(placed.id)).problem).toBe('The print lab could not download the picture to print')
+  await fake.idle()
+  expect(await refundsOf(placed.id)).toHaveLength(1)
+  expect(await creditsOf(user.id)).toBe(balance)
+}, 60_000)
+
 test('a payment authorisation needed on the lab account: refunded and the owner emailed', async () => {
   const { token, taskId } = await customer()
   const { order: placed } = await order(token, taskId)
