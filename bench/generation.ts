@@ -13,6 +13,7 @@ import { createPool, type DB } from '#platform/db.server.ts'
 import { getMetrics } from '#platform/metrics.server.ts'
 import { createSession, hashToken } from '#domain/sessions/session.server.ts'
 import { createUser } from '#domain/accounts/user.server.ts'
+import { selectTasksWithQueue } from '#domain/generation/user-tasks.server.ts'
 import { drawnPetPhoto } from '#tests/helpers/pet-photos.ts'
 import { freePort } from '../scripts/embedded-postgres.ts'
 import { percentile, round, startProcess } from './lib.ts'
@@ -122,14 +123,19 @@ async function alternatingLoads(first: Target, second: Target, token: string, ro
 }
 
 /**
- * The same work as the app's route, without the framework: the session lookup and the task with
- * its queue position, each one indexed query (mirroring session.server.ts and user-tasks.server.ts),
- * `prepared` (named) as the app's task read is (decision 0045), so that ratio measures the app's own
- * cost and not the planner's; unprepared as node-postgres sends a query by default, the baseline
- * issue 42 measured against.
+ * The same work as the app's route, without the framework: the session lookup (mirroring
+ * session.server.ts; the app keeps sessions in a cache) and the app's own task query, compiled from
+ * the domain's (selectTasksWithQueue), answered as JSON. `prepared` (named) as the app's task read
+ * is (decision 0045), so that ratio measures the app's own cost and not the planner's; unprepared as
+ * node-postgres sends a query by default, the baseline issue 42 measured against.
  */
-function startBareServer(databaseUrl: string, { prepared }: { prepared: boolean }) {
+function startBareServer(db: DB, databaseUrl: string, { prepared }: { prepared: boolean }) {
   const pool = createPool(databaseUrl)
+  const taskQuery = selectTasksWithQueue(db)
+    .where('t.id', '=', '')
+    .where('t.user_id', '=', '')
+    .where('t.kind', '=', 'image')
+    .compile().sql
   const server = http.createServer(async (request, response) => {
     try {
       const token = String(request.headers['x-auth-token'] ?? '')
@@ -144,13 +150,8 @@ function startBareServer(databaseUrl: string, { prepared }: { prepared: boolean 
       const id = request.url?.split('/').pop()
       const { rows } = await pool.query({
         name: prepared ? 'bare-task' : undefined,
-        text: `SELECT t.*,
-           CASE WHEN t.status = 'queued' THEN (SELECT count(*)::int FROM generation_tasks q
-             WHERE q.status = 'queued' AND (q.created_at, q.id) <= (t.created_at, t.id)) ELSE 0 END AS queue_position,
-           (SELECT count(*)::int FROM generation_tasks WHERE status = 'queued') AS total_in_queue,
-           (SELECT count(*)::int FROM generation_tasks WHERE status = 'processing') AS running_tasks
-         FROM generation_tasks t WHERE t.id = $1 AND t.user_id = $2 AND t.kind = 'image'`,
-        values: [id, user.id],
+        text: taskQuery,
+        values: [id, user.id, 'image'],
       })
       const task = rows[0]
       if (!task) return void response.writeHead(404).end()
@@ -165,7 +166,10 @@ function startBareServer(databaseUrl: string, { prepared }: { prepared: boolean 
           totalInQueue: task.total_in_queue,
           runningTasks: task.running_tasks,
           result: null,
+          images: task.versions,
           error: task.error,
+          refunds: task.refunds,
+          subject: task.subject,
         }),
       )
     } catch (error) {
@@ -186,7 +190,10 @@ function startBareServer(databaseUrl: string, { prepared }: { prepared: boolean 
   })
 }
 
-/** 5,000 tasks from 100 users, 200 of them queued, then one to read. */
+/**
+ * 5,000 tasks, 200 of them queued, beside 1,000 saved pets and a gallery of 50 templates; then one
+ * queued task to read, made from a template with a saved pet (what its downloads are named after).
+ */
 async function seedTasks(db: DB, userId: string) {
   await sql`
     INSERT INTO generation_tasks (user_id, kind, status, credit_cost, provider, created_at)
@@ -194,12 +201,30 @@ async function seedTasks(db: DB, userId: string) {
       now() - g * interval '1 minute'
     FROM generate_series(1, 5000) AS g
   `.execute(db)
+  await sql`
+    INSERT INTO pets (user_id, name, species) SELECT ${userId}, 'Pet ' || g, 'dog' FROM generate_series(1, 1000) AS g
+  `.execute(db)
+  await sql`
+    INSERT INTO templates (name, style, other_params, image_key, thumbnail_key, display_key, width, height)
+    SELECT 'Template ' || g, 'portrait', '{}', 'templates/' || g || '.png', 'templates/' || g || '-t.webp',
+      'templates/' || g || '-d.webp', 1024, 1024
+    FROM generate_series(1, 50) AS g
+  `.execute(db)
+  const pet = await db.selectFrom('pets').select('id').where('user_id', '=', userId).executeTakeFirstOrThrow()
+  const template = await db.selectFrom('templates').select('id').executeTakeFirstOrThrow()
   const task = await db
     .insertInto('generation_tasks')
-    .values({ user_id: userId, kind: 'image', credit_cost: 2, provider: 'local', params: '{}' })
+    .values({
+      user_id: userId,
+      kind: 'image',
+      source: 'template',
+      credit_cost: 2,
+      provider: 'local',
+      params: { petId: pet.id, templateId: template.id },
+    })
     .returning('id')
     .executeTakeFirstOrThrow()
-  await sql`ANALYZE generation_tasks`.execute(db) // as autovacuum would have by now
+  await sql`VACUUM ANALYZE`.execute(db) // as autovacuum would have by now
   return task.id
 }
 
@@ -207,8 +232,8 @@ export async function benchTaskReads({ db, url }: BenchDatabase) {
   const { user, token } = await signedInUser(db, 10)
   const taskId = await seedTasks(db, user.id)
   const web = await startProcess('server/index.ts', { DATABASE_URL: url }, 'is running at')
-  const bare = await startBareServer(url, { prepared: true })
-  const unprepared = await startBareServer(url, { prepared: false })
+  const bare = await startBareServer(db, url, { prepared: true })
+  const unprepared = await startBareServer(db, url, { prepared: false })
   try {
     const path = `/api/async-image/task/${taskId}`
     const [app, baseline] = await alternatingLoads(

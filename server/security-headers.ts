@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { ServerResponse } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import helmet, { contentSecurityPolicy } from 'helmet'
 import onHeaders from 'on-headers'
 import { CSP_REPORT_GROUP, CSP_REPORT_PATH, documentDirectives, resourceDirectives } from './content-security-policy.ts'
@@ -54,14 +54,17 @@ export function securityHeaders(env: Env): NodeHandler {
     directives: documentDirectives(env, (_req, res) => `'nonce-${cspNonceOf(res)}'`, process.env.REMIX_DEV_ORIGIN),
   })
   const resourcePolicy = contentSecurityPolicy({ useDefaults: false, reportOnly, directives: resourceDirectives(env) })
-  const helmetHeaders = helmet({
-    contentSecurityPolicy: false,
-    strictTransportSecurity: isHttps(env) ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true } : false,
-    xFrameOptions: { action: 'deny' },
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    crossOriginOpenerPolicy: { policy: 'same-origin' },
-  })
-  const ourHeaders: NodeHandler = (req, res, next) => {
+  const helmetHeaders = headersSetBy(
+    helmet({
+      contentSecurityPolicy: false,
+      strictTransportSecurity: isHttps(env) ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true } : false,
+      xFrameOptions: { action: 'deny' },
+      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+      crossOriginOpenerPolicy: { policy: 'same-origin' },
+    }),
+  )
+  return (req, res, next) => {
+    for (const [name, value] of helmetHeaders) res.setHeader(name, value)
     res.setHeader('Permissions-Policy', PERMISSIONS_POLICY)
     if (isHttps(env)) res.setHeader('Reporting-Endpoints', `${CSP_REPORT_GROUP}="${CSP_REPORT_PATH}"`)
     onHeaders(res, () => {
@@ -77,5 +80,21 @@ export function securityHeaders(env: Env): NodeHandler {
     })
     next()
   }
-  return (req, res, next) => helmetHeaders(req, res, (error) => (error ? next(error) : ourHeaders(req, res, next)))
+}
+
+/**
+ * The headers a helmet middleware sets, read once: none of them depends on the request, and setting
+ * them from a list spares every answer a chain of a dozen middlewares.
+ */
+function headersSetBy(middleware: ReturnType<typeof helmet>) {
+  const headers: Array<[string, string]> = []
+  const recorder = {
+    setHeader: (name: string, value: unknown) => void headers.push([name, String(value)]),
+    // Its only removal, X-Powered-By, is a header nothing here sets (server/app.ts disables Express's).
+    removeHeader: noop,
+  }
+  middleware({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error
+  })
+  return headers
 }

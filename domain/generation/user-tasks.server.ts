@@ -1,4 +1,4 @@
-import { sql } from 'kysely'
+import { type RawBuilder, sql } from 'kysely'
 import { z } from 'zod'
 import type { GenerationTask, GenerationTasksTable, TaskKind } from '#platform/db-schema.ts'
 import type { DB, Tx } from '#platform/db.server.ts'
@@ -57,13 +57,33 @@ export const taskColumnNames = Object.keys({
   favourite_index: true,
 } satisfies Record<keyof GenerationTasksTable, true>) as Array<keyof GenerationTasksTable>
 
-const taskColumns = taskColumnNames.map((column) => `t.${column}` as const)
+/**
+ * The columns a task's view is made of (toTaskView), and the owner and change number a live update
+ * carries: a status poll reads many times a second, and each column more is more to send and parse.
+ */
+const viewColumnNames = [
+  'id',
+  'user_id',
+  'kind',
+  'source',
+  'status',
+  'progress',
+  'params',
+  'result_key',
+  'error',
+  'created_at',
+  'parent_task_id',
+  'variants',
+  'favourite_index',
+  'update_seq',
+] as const satisfies ReadonlyArray<keyof GenerationTasksTable>
+const viewColumns = viewColumnNames.map((column) => `t.${column}` as const)
 
-/** The columns of a task plus where it stands in the shared queue. */
+/** The columns of a task's view plus where it stands in the shared queue. */
 export function selectTasksWithQueue(db: DB) {
   return db
     .selectFrom('generation_tasks as t')
-    .select(taskColumns)
+    .select(viewColumns)
     .select([
       sql<number>`CASE WHEN t.status = 'queued' THEN (
         SELECT count(*)::int FROM generation_tasks q
@@ -72,7 +92,7 @@ export function selectTasksWithQueue(db: DB) {
       sql<number>`(SELECT count(*)::int FROM generation_tasks WHERE status = 'queued')`.as('total_in_queue'),
       sql<number>`(SELECT count(*)::int FROM generation_tasks WHERE status = 'processing')`.as('running_tasks'),
       taskVersionsColumn(sql.ref('t.id')),
-      subjectColumn(sql.ref('t.id')),
+      subjectColumn(sql.ref('t.params')),
       // Refunds are written with the state change they go with: the live update that announces it carries them.
       sql<string[]>`ARRAY(
         SELECT r.description FROM credit_transactions r WHERE r.task_id = t.id AND r.type = 'earn'
@@ -83,16 +103,19 @@ export function selectTasksWithQueue(db: DB) {
 
 /**
  * What a task's downloads are named after: the saved pet's name (several pets' joined), else the template's, else null
- * (the file is then named after the task id).
+ * (the file is then named after the task id). The ids in `params` are compared as uuids, so that each
+ * is found through its table's primary key rather than by reading every pet and template.
  */
-const subjectColumn = (taskId: ReturnType<typeof sql.ref>) =>
-  sql<string | null>`(
-    SELECT coalesce(
-      (SELECT p.name FROM pets p WHERE p.id::text = g.params->>'petId'),
-      (SELECT string_agg(pet->>'name', ' & ') FROM jsonb_array_elements(g.params->'pets') pet WHERE pet ? 'name'),
-      (SELECT tp.name FROM templates tp WHERE tp.id::text = g.params->>'templateId')
-    ) FROM generation_tasks g WHERE g.id = ${taskId}
+const subjectColumn = (params: ReturnType<typeof sql.ref>) =>
+  sql<string | null>`coalesce(
+    (SELECT p.name FROM pets p WHERE p.id = ${uuidOrNull(sql`${params}->>'petId'`)}),
+    (SELECT string_agg(pet->>'name', ' & ') FROM jsonb_array_elements(${params}->'pets') pet WHERE pet ? 'name'),
+    (SELECT tp.name FROM templates tp WHERE tp.id = ${uuidOrNull(sql`${params}->>'templateId'`)})
   )`.as('subject')
+
+/** The text as a uuid when it is one in uuid's own spelling (what `id::text` gives), else null: never a cast error. */
+const uuidOrNull = (text: RawBuilder<string | null>) =>
+  sql`CASE WHEN ${text} ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN (${text})::uuid END`
 
 /** The task's versions, lowest index first, as one JSON column: each as completeTask kept it. */
 const taskVersionsColumn = (taskId: ReturnType<typeof sql.ref>) =>
@@ -125,7 +148,7 @@ const versionViews = (versions: TaskVersion[]): TaskImage[] =>
     ...(model === UPSCALE_FALLBACK ? { enlargedWithoutModel: true } : {}),
   }))
 
-export type TaskWithQueue = GenerationTask & {
+export type TaskWithQueue = Pick<GenerationTask, (typeof viewColumnNames)[number]> & {
   queue_position: number
   total_in_queue: number
   running_tasks: number
@@ -230,7 +253,7 @@ export async function listHistory(db: DB, userId: string, kind: TaskKind, query:
     completed
       .select(['id', 'source', 'result_key', 'created_at', 'expires_at', 'favourite_index', 'params'])
       .select(taskVersionsColumn(sql.ref('generation_tasks.id')))
-      .select(subjectColumn(sql.ref('generation_tasks.id')))
+      .select(subjectColumn(sql.ref('generation_tasks.params')))
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(query.limit)
