@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream'
+import { Transform } from 'node:stream'
 import { type AppLoadContext, createReadableStreamFromReadable, type EntryContext } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
@@ -24,6 +24,32 @@ function signedInUserId(context: EntryContext): string | null {
 }
 
 /**
+ * A stream that passes on what was written to it in one turn of the event loop as one chunk. Remix's
+ * adapter flushes the compression after every chunk (for streamed content), and React writes a page
+ * in pieces of about 2 KB, all in one turn: a flush per piece made the home page's compressed HTML
+ * about 4 % larger, enough to need a second round trip on a slow connection (decision 0021).
+ */
+function chunkPerTurn() {
+  let waiting: Buffer[] = []
+  const passWaiting = () => {
+    if (waiting.length > 0) stream.push(Buffer.concat(waiting))
+    waiting = []
+  }
+  const stream = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      if (waiting.length === 0) setImmediate(passWaiting)
+      waiting.push(chunk)
+      done()
+    },
+    flush(done) {
+      passWaiting()
+      done()
+    },
+  })
+  return stream
+}
+
+/**
  * Renders a document. Browsers get the shell as soon as it is ready and the rest streamed in; bots
  * wait for the whole page. Successful page loads are counted as page views (bots excluded there).
  */
@@ -44,7 +70,7 @@ export default function handleRequest(
     let status = responseStatusCode
     const respond = () => {
       shellRendered = true
-      const body = new PassThrough()
+      const body = chunkPerTurn()
       responseHeaders.set('Content-Type', 'text/html')
       resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status }))
       pipe(body)

@@ -112,9 +112,12 @@ async function auditPage(url: string, port: number, headers: Record<string, stri
   const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', extraHeaders: headers })
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`)
   if (reportFile) await fs.writeFile(reportFile, JSON.stringify(result.lhr))
-  const { categories, audits, runtimeError } = result.lhr
+  const { categories, audits, runtimeError, finalDisplayedUrl } = result.lhr
   if (runtimeError)
     throw new RecordingFailed(`Lighthouse failed on ${url}: ${runtimeError.code} ${runtimeError.message}`)
+  // A signed-in page whose session was not taken would be audited as the sign-in page it redirects to.
+  if (new URL(finalDisplayedUrl).pathname !== new URL(url).pathname)
+    throw new Error(`Lighthouse audited ${finalDisplayedUrl} instead of ${url}`)
   const numeric = (id: string) => audits[id]?.numericValue ?? NaN
   const figures: PageFigures = {
     performance: categories.performance?.score ?? NaN,
@@ -180,8 +183,10 @@ export function benchLighthouse({ db, url }: { db: DB; url: string }) {
       const only = process.env.LIGHTHOUSE_PAGES?.split(',')
       const reportDir = process.env.LIGHTHOUSE_REPORT_DIR
       if (reportDir) await fs.mkdir(reportDir, { recursive: true })
-      // The share page is audited as a guest sees it (`/p` in LIGHTHOUSE_PAGES picks it).
-      const pages = [...GUEST_PAGES, sharePage, ...SIGNED_IN_PAGES]
+      // The share page is audited as a guest sees it (`/p` in LIGHTHOUSE_PAGES picks it), and last:
+      // its visit leaves a referral cookie in the browser, whose cookies then replace the session
+      // cookie given to the signed-in pages (those were audited as a guest's before).
+      const pages = [...GUEST_PAGES, ...SIGNED_IN_PAGES, sharePage]
       for (const page of pages.filter(
         (page) => !only || only.includes(page) || (page === sharePage && only.includes('/p')),
       )) {

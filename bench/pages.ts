@@ -26,9 +26,9 @@ export async function benchPages({ db, url }: { db: DB; url: string }) {
   const web = await startProcess('server/index.ts', { DATABASE_URL: url }, 'is running at')
   try {
     const html = await (await fetch(`${web.url}/`)).text()
-    const scripts = new Set<string>()
-    for (const match of html.matchAll(/(?:src|href)="(\/build\/[^"]+\.js)"/g)) scripts.add(match[1])
-    for (const match of html.matchAll(/import\(?\s*"(\/build\/[^"]+\.js)"/g)) scripts.add(match[1])
+    // Every bundle the page names: its module script's imports and the preloads the page inserts
+    // after its first paint (app/document/scripts-after-paint.tsx keeps them in attributes).
+    const scripts = new Set(html.match(/\/build\/[\w./-]+\.js/g))
     let gzipBytes = 0
     for (const script of scripts) {
       const body = Buffer.from(await (await fetch(`${web.url}${script}`)).arrayBuffer())

@@ -1,5 +1,6 @@
 import type { RequestListener } from 'node:http'
 import path from 'node:path'
+import zlib from 'node:zlib'
 import type { ServerBuild } from '@remix-run/node'
 import { createRequestHandler } from '@remix-run/express'
 import compression from 'compression'
@@ -16,6 +17,13 @@ import { answerError, answerExpressErrors } from './express-errors.ts'
 import { answerOutagesWith503, retryAfterOn503 } from './outage-routes.ts'
 import { instrumentRoutes, logRequests, markUnmatched, type NodeHandler } from './request-log.ts'
 import { cspNonceOf, securityHeaders } from './security-headers.ts'
+
+/**
+ * Brotli's quality for answers compressed as they are sent (the compression middleware's default
+ * is 4): 5 makes the home page's HTML about 5 % smaller for a fifth of a millisecond more, which
+ * keeps it within the first round trip of a slow phone connection (decision 0021).
+ */
+const BROTLI_QUALITY = 5
 
 /** Where each request's log line and duration go (the process's logger, the metrics or none). */
 export interface RequestObservers {
@@ -35,7 +43,9 @@ export function createWebApp(remixBuild: ServerBuild, env: Env, root: string, ob
   const build = instrumentRoutes(remixBuild)
   // /api answers are compressed by the api router: a GET's once its loader answered, so a live
   // update stream never carries compression's wrappers, and small JSON not at all.
-  const compress = compression() as NodeHandler
+  const compress = compression({
+    brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } },
+  }) as NodeHandler
   const api = apiRouter(build, env.NODE_ENV, compress)
   const everyRequest: NodeHandler[] = [
     ...(observers ? [logRequests(observers.logger, observers.metrics)] : []),

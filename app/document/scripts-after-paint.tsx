@@ -72,7 +72,16 @@ const EMPTY_HOST = { __html: '' }
 /** A page whose images never finish loading still hydrates after this long. */
 const MAX_WAIT_MS = 3000
 
-const START_AFTER_PAINT = `(function (current) {
+/** Source text without its comment lines and indentation: every page carries it in its HTML. */
+function withoutComments(source: string) {
+  return source
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('//'))
+    .join('\n')
+}
+
+const START_AFTER_PAINT = withoutComments(`(function (current) {
   var started = false
   function start() {
     if (started) return
@@ -136,4 +145,4 @@ const START_AFTER_PAINT = `(function (current) {
     whenLoadedAndPainted()
   }, { once: true })
   setTimeout(start, ${MAX_WAIT_MS})
-})(document.currentScript)`
+})(document.currentScript)`)

@@ -1,6 +1,5 @@
-/** Column counts of the masonry in gallery.css: phone, then tablet and desktop. */
+/** The phone layout's column count in gallery.css (tablets and desktops show 3 and 4). */
 const PHONE_COLUMNS = 2
-const WIDER_COLUMNS = [3, 4]
 /** A card's caption and buttons, in column widths (about 90 px under a 180-280 px image). */
 const CARD_CHROME = 0.4
 /**
@@ -10,22 +9,23 @@ const CARD_CHROME = 0.4
  */
 const PHONE_FIRST_SCREEN = 2.5
 
-export type ImageLoading = 'high' | 'eager' | 'lazy'
+export type ImageLoading = 'high' | 'lazy'
 
 /**
  * How each card's image loads. The cards on a phone's first screen (the top of each of its two
  * columns and what follows them within PHONE_FIRST_SCREEN) load at once with fetchpriority=high:
- * the largest of them is the page's LCP, and a lazy one is only requested after layout. The cards
- * that open a column of the wider layouts load eagerly. The rest load lazily. The grid is CSS columns, which the browser balances, so the server cannot know which
- * card tops a column; this follows the browser's rule (the shortest height into which the cards
- * fit, in order and unbroken) with each card's known aspect ratio.
+ * the largest of them is the page's LCP, and a lazy one is only requested after layout. The rest
+ * load lazily, the tops of a wider layout's other columns too: on a phone those are below the
+ * screen, and an eager image there shares a slow connection with the first screen's (Chrome gives
+ * the first few images of a page a raised priority whatever their place), while on a tablet or
+ * desktop a lazy image on the screen is requested at the first layout. The grid is CSS columns,
+ * which the browser balances, so the server cannot know which card tops a column; this follows the
+ * browser's rule (the shortest height into which the cards fit, in order and unbroken) with each
+ * card's known aspect ratio.
  */
 export function imageLoading(images: ReadonlyArray<{ width: number; height: number }>): ImageLoading[] {
   const heights = images.map((image) => image.height / image.width + CARD_CHROME)
   const loading = images.map((): ImageLoading => 'lazy')
-  for (const columns of WIDER_COLUMNS) {
-    for (const index of columnStarts(heights, columns)) loading[index] = 'eager'
-  }
   for (const index of phoneFirstScreen(heights)) loading[index] = 'high'
   return loading
 }

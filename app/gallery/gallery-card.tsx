@@ -1,5 +1,5 @@
 import { Form, Link } from '@remix-run/react'
-import { DISPLAY_WIDTH, type TemplateJson, THUMBNAIL_WIDTH } from '#domain/gallery/template-json.ts'
+import { DISPLAY_WIDTH, type GalleryTemplate, THUMBNAIL_WIDTH } from '#domain/gallery/template-json.ts'
 import type { ImageLoading } from '#app/gallery/first-row.ts'
 
 // Column widths of the masonry grid in gallery.css (4, 3 or 2 columns inside a 1200 px page).
@@ -10,7 +10,7 @@ export const GRID_SIZES =
 const GUEST_TEMPLATE_ALERT = 'Please log in first to use templates'
 
 /** Both renditions with their real widths (a narrow original was never enlarged). */
-export function gallerySrcSet(image: Pick<TemplateJson, 'thumbnailUrl' | 'imageUrl' | 'width'>): string {
+export function gallerySrcSet(image: Pick<GalleryTemplate, 'thumbnailUrl' | 'imageUrl' | 'width'>): string {
   const small = Math.min(THUMBNAIL_WIDTH, image.width)
   const large = Math.min(DISPLAY_WIDTH, image.width)
   const candidates = [`${image.thumbnailUrl} ${small}w`]
@@ -19,7 +19,7 @@ export function gallerySrcSet(image: Pick<TemplateJson, 'thumbnailUrl' | 'imageU
 }
 
 interface GalleryCardProps {
-  image: TemplateJson
+  image: GalleryTemplate
   styleLabel: string
   /** See imageLoading: the first row's images load at once, the rest when scrolled near. */
   loading: ImageLoading

@@ -4,7 +4,7 @@ import { Link, useActionData, useLoaderData, useLocation, useNavigation } from '
 import { AccessDenied } from '#app/components/access-denied.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import type { galleryAction, loadGallery } from '#app/gallery/gallery-page.server.ts'
-import { ALL_STYLES, type StyleJson, type TemplateJson } from '#domain/gallery/template-json.ts'
+import { ALL_STYLES, type GalleryTemplate, isApplicable, type StyleJson } from '#domain/gallery/template-json.ts'
 import { useCan, useRootData } from '#app/hooks/use-root-data.ts'
 import { seo } from '#app/document/seo.ts'
 import { imageLoading } from '#app/gallery/first-row.ts'
@@ -36,7 +36,7 @@ export const galleryLinks = (): LinkDescriptor[] => [
 ]
 
 /** The chosen style (an unknown one shows all) and its templates. */
-function templatesShown(styles: StyleJson[], images: TemplateJson[], params: URLSearchParams) {
+function templatesShown(styles: StyleJson[], images: GalleryTemplate[], params: URLSearchParams) {
   const requested = params.get('style') ?? ALL_STYLES
   const selected = styles.some((style) => style.value === requested) ? requested : ALL_STYLES
   const shown = selected === ALL_STYLES ? images : images.filter((image) => image.parameters.style === selected)
@@ -48,7 +48,7 @@ function templatesShown(styles: StyleJson[], images: TemplateJson[], params: URL
  * they are requested before the rest of the page is even parsed.
  */
 function firstRowPreloads(
-  data: { styles: StyleJson[]; images: TemplateJson[] } | undefined,
+  data: { styles: StyleJson[]; images: GalleryTemplate[] } | undefined,
   search: string,
 ): MetaDescriptor[] {
   if (!data) return []
@@ -132,7 +132,7 @@ export function GalleryPage() {
           ))}
         </div>
       )}
-      {openTemplate && root?.user ? (
+      {openTemplate && root?.user && isApplicable(openTemplate) ? (
         <UseTemplateModal
           image={openTemplate}
           imageCost={imageCost}

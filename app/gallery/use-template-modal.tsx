@@ -2,7 +2,7 @@ import { Link, useFetcher, useNavigate } from '@remix-run/react'
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { UrlModal } from '#app/components/url-modal.tsx'
 import { FieldError } from '#app/components/form-errors.tsx'
-import { type TemplateJson, TEMPLATE_HANDOFF_KEY, type TemplateHandoff } from '#domain/gallery/template-json.ts'
+import { type ApplicableTemplate, TEMPLATE_HANDOFF_KEY, type TemplateHandoff } from '#domain/gallery/template-json.ts'
 import type { GenerationActionData } from '#app/generation/generation-forms.server.ts'
 import { useTaskStore } from '#app/generation/task-store-context.tsx'
 import { PhotoCheckNote, usePhotoCheck } from '#app/generation/photo-check-note.tsx'
@@ -31,7 +31,7 @@ export function UseTemplateModal({
   hdCost,
   closeHref,
 }: {
-  image: TemplateJson
+  image: ApplicableTemplate
   /** What one version costs. */
   imageCost: number
   /** What one HD version costs. */

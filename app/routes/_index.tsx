@@ -16,7 +16,7 @@ export const meta = galleryMeta({
 })
 
 export const links: LinksFunction = galleryLinks
-export const loader = () => loadGallery()
+export const loader = loadGallery
 export const action = ({ request }: ActionFunctionArgs) => galleryAction(request)
 export const shouldRevalidate = shouldRevalidateGallery
 export const ErrorBoundary = GalleryErrorBoundary

@@ -26,6 +26,7 @@ import { OrderPrintLink } from '#app/prints/order-print-link.tsx'
 import { answerFavouriteForm, isFavouriteForm } from '#app/generation/generation-forms.server.ts'
 import { deleteTaskPhoto, tasksWithPhoto } from '#domain/user-data/task-photo.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
+import { previewSrcSet, previewUrl } from '#domain/media/media-url.ts'
 
 export const meta: MetaFunction = () => seo({ title: 'My Resources', description: 'Your generated images and videos.' })
 
@@ -144,8 +145,9 @@ export default function History() {
         </div>
       ) : (
         <ul className="history-grid">
-          {items.map((item) => (
+          {items.map((item, index) => (
             <HistoryCard
+              first={index === 0}
               key={item.id}
               item={item}
               kind={kind}
@@ -181,9 +183,14 @@ interface HistoryCardProps {
   upscaleCost: number
   /** The photo it was made from is still kept: "Delete my photo now" is offered. */
   hasPhoto: boolean
+  /** The page's first card: its picture is the largest thing a phone's first screen shows. */
+  first: boolean
 }
 
-function HistoryCard({ item, kind, page, cost, freeLikenessFixes, upscaleCost, hasPhoto }: HistoryCardProps) {
+/** Grid cells of history.css: the page's width on a phone, at most about 320 px wider up. */
+const CELL_SIZES = '(min-width: 720px) 320px, 100vw'
+
+function HistoryCard({ item, kind, page, cost, freeLikenessFixes, upscaleCost, hasPhoto, first }: HistoryCardProps) {
   const navigation = useNavigation()
   const deleting = navigation.formData?.get('id') === item.id && !navigation.formData.has('intent')
   const { noun } = resourceKinds[kind]
@@ -196,7 +203,14 @@ function HistoryCard({ item, kind, page, cost, freeLikenessFixes, upscaleCost, h
           <video src={item.url} controls preload="metadata" />
         ) : (
           <>
-            <img src={item.url} alt={`Generated ${noun}`} loading="lazy" />
+            <img
+              src={previewUrl(item.url, 480)}
+              srcSet={previewSrcSet(item.url)}
+              sizes={CELL_SIZES}
+              alt={`Generated ${noun}`}
+              loading={first ? 'eager' : 'lazy'}
+              fetchPriority={first ? 'high' : undefined}
+            />
             <PrintNote print={item.images.find((image) => image.index === item.favouriteIndex)?.print} />
           </>
         )

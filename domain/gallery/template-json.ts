@@ -26,6 +26,23 @@ export interface TemplateJson {
   createdAt: string
 }
 
+/**
+ * A template as the gallery page carries it: what its card shows, and the prompts and options the
+ * Use template dialog applies for a signed-in viewer only (galleryTemplate).
+ */
+export interface GalleryTemplate extends Pick<
+  TemplateJson,
+  '_id' | 'imageUrl' | 'thumbnailUrl' | 'width' | 'height' | 'name'
+> {
+  parameters: Pick<TemplateJson['parameters'], 'style'> | TemplateJson['parameters']
+}
+
+/** A gallery template that carries what the Use template dialog applies. */
+export type ApplicableTemplate = GalleryTemplate & { parameters: TemplateJson['parameters'] }
+
+export const isApplicable = (template: GalleryTemplate): template is ApplicableTemplate =>
+  'prompt' in template.parameters
+
 export interface StyleJson {
   value: string
   label: string

@@ -8,6 +8,7 @@ import { getStorage } from '#platform/storage.server.ts'
 import { HttpError } from '#domain/http-error.server.ts'
 import { printReadiness } from '#domain/media/print-readiness.ts'
 import { mediaUrl } from '#domain/media/media-url.ts'
+import { previewKeysOf } from '#domain/media/previews.server.ts'
 import type { TaskImage, TaskView } from '#domain/generation/task-view.ts'
 import type { TaskVersion } from '#domain/generation/task-version.ts'
 import { UPSCALE_FALLBACK } from '#domain/generation/upscale-params.ts'
@@ -295,13 +296,14 @@ export const madeKeysColumn = sql<string[]>`ARRAY(
 )`.as('made_keys')
 
 /**
- * The stored files a task owns: its result, what was made from it and the uploads under its own prefix. A
+ * The stored files a task owns: its result, what was made from it (with their previews) and the uploads under its own prefix. A
  * re-roll or a likeness fix reuses its parent's photo without owning it, so deleting one never
  * takes the photo from the rest of its family (decision 0030).
  */
 export function taskKeys(task: Pick<GenerationTask, 'id' | 'input_keys' | 'result_key'> & { made_keys: string[] }) {
   const owned = task.input_keys.filter((key) => key.startsWith(`tasks/${task.id}/`))
-  return [...new Set([...owned, ...(task.result_key ? [task.result_key] : []), ...task.made_keys])]
+  const made = [...(task.result_key ? [task.result_key] : []), ...task.made_keys]
+  return [...new Set([...owned, ...made, ...made.flatMap(previewKeysOf)])]
 }
 
 /** Every stored file of a user's tasks (all under the tasks' own prefixes, shared with nobody). */

@@ -7,6 +7,7 @@ import { titleFontSchema, titleStyleSchema, titleTextSchema, type VersionTitle }
 import { storeTitledCopy } from '#domain/titles/titled-copy.server.ts'
 import { requireOwnTask } from './own-task.server.ts'
 import { favouriteSchema } from './task-versions.server.ts'
+import { previewKeysOf } from '#domain/media/previews.server.ts'
 
 /**
  * PUT /api/async-image/task/{id}/title (issue 41, item 3): sets, changes or (with an empty title)
@@ -62,9 +63,10 @@ export async function changeVersionTitle(db: DB, userId: string, taskId: string,
   })
   // Deleted meanwhile: the new copy goes too.
   if (!replaced) {
-    if (key) await getStorage().delete(key)
+    if (key) await getStorage().deleteMany([key, ...previewKeysOf(key)])
     throw new HttpError(404, 'Task not found')
   }
-  if (replaced.key && replaced.key !== key) await getStorage().delete(replaced.key)
+  if (replaced.key && replaced.key !== key)
+    await getStorage().deleteMany([replaced.key, ...previewKeysOf(replaced.key)])
   return { index: change.index, title }
 }

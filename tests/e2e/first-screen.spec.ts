@@ -5,13 +5,23 @@ import { newUserContext, test, waitForHydration } from './support.ts'
 const pictograph = /\p{Extended_Pictographic}/u
 
 const linkedStylesheets = (page: Page) => page.locator('link[rel="stylesheet"]')
+const inlinedStyles = (html: string) => html.match(/<style data-href=/g)?.length ?? 0
+const stylesheetLinks = (html: string) => html.match(/<link rel="stylesheet"/g)?.length ?? 0
 
 test('the gallery paints without waiting for a stylesheet, and a client-side navigation is styled at once', async ({
   page,
 }) => {
-  await page.goto('/')
-  await expect(linkedStylesheets(page)).toHaveCount(0)
+  const response = await page.goto('/')
+  // A guest's page inlines the guest pages' styles (app, accounts, gallery) and links no stylesheet;
+  // the others follow as links once it has hydrated, loaded before signing in leads to their pages.
+  const html = (await response?.text()) ?? ''
+  expect([inlinedStyles(html), stylesheetLinks(html)]).toEqual([3, 0])
   await expect(page.locator('.masonry')).toHaveCSS('column-count', '4')
+  await waitForHydration(page)
+  await expect(linkedStylesheets(page)).toHaveCount(10)
+  await expect
+    .poll(() => linkedStylesheets(page).evaluateAll((links) => links.every((link) => (link as HTMLLinkElement).sheet)))
+    .toBe(true)
   // The phone's first screen (at least its two column tops) is preloaded from the head, with the
   // very srcsets its images use, and those images load eagerly.
   const preloads = page.locator('head link[rel="preload"][as="image"]')
@@ -33,6 +43,29 @@ test('the gallery paints without waiting for a stylesheet, and a client-side nav
   await expect(page).toHaveURL(/\/login$/)
   await expect(page.locator('.account-links')).toHaveCSS('text-align', 'center')
   expect(stylesheetRequests).toEqual([])
+})
+
+test("the generator, the one guest page beyond the gallery's and the account forms', inlines its own styles too", async ({
+  page,
+}) => {
+  const html = (await (await page.goto('/generate'))?.text()) ?? ''
+  expect([inlinedStyles(html), stylesheetLinks(html)]).toEqual([5, 0])
+  expect(html).toMatch(/<style data-href="[^"]*\/generate-[^"]*\.css"/)
+})
+
+test("a signed-in user's page inlines every page's styles, links none and hydrates without errors", async ({
+  browser,
+}) => {
+  const { context } = await newUserContext(browser)
+  const page = await context.newPage()
+  const consoleErrors: string[] = []
+  page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()))
+  const html = (await (await page.goto('/generate'))?.text()) ?? ''
+  expect([inlinedStyles(html), stylesheetLinks(html)]).toEqual([13, 0])
+  await waitForHydration(page)
+  await expect(linkedStylesheets(page)).toHaveCount(0)
+  expect(consoleErrors).toEqual([])
+  await context.close()
 })
 
 test('icons are SVG with no emoji left, for guests and signed-in users', async ({ page, browser }) => {
@@ -80,7 +113,7 @@ test('the scripts start after the page has loaded and painted, then hydrate it w
     expect(timing.firstPaint).toBeLessThan(timing.firstScriptStart)
     // Today's Tasks is only for signed-in users: a guest never loads its chunk.
     const names = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name))
-    expect(names.filter((name) => name.includes('task-sidebar'))).toEqual([])
+    expect(names.filter((name) => /task-sidebar.*\.js$/.test(name))).toEqual([])
   }
   // React reports a hydration mismatch as a console error (and renders the page again).
   expect(consoleErrors).toEqual([])
