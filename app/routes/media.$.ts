@@ -15,7 +15,7 @@ const notFound = () => new Response('Not found', { status: 404, headers: { 'Cont
  * Payment screenshots and data exports are not served here, only at their signed URLs
  * (payment-screenshots.$id.ts, exports.$id.ts), nor a share page's copies, only under /p/{slug}/
  * (decision 0037), nor a print order's print file, only at the lab's signed URL (print-files.$id.ts).
- * `?w=480` or `?w=960` answers a picture's WebP preview at that width (domain/media/previews.server.ts).
+ * `?w=480` or `?w=720` answers a picture's WebP preview at that width (domain/media/previews.server.ts).
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const key = params['*'] ?? ''

@@ -1,5 +1,5 @@
 import sharp from 'sharp'
-import { getMediaBytes, type MediaStorage } from '#platform/storage.server.ts'
+import { getMediaBytes, isValidMediaKey, type MediaStorage } from '#platform/storage.server.ts'
 import { PREVIEW_WIDTHS, type PreviewWidth } from './media-url.ts'
 
 /**
@@ -24,8 +24,10 @@ export const previewKeysOf = (key: string) =>
  * is no such picture or it cannot be read as one.
  */
 export async function ensurePreview(storage: MediaStorage, key: string, width: PreviewWidth) {
-  if (previewKeysOf(key).length === 0) return null
+  if (!isValidMediaKey(key) || previewKeysOf(key).length === 0) return null
   const target = previewKey(key, width)
+  // A key nested as deep as keys may be has no room for the preview's two folders.
+  if (!isValidMediaKey(target)) return null
   if (await storage.stat(target)) return target
   const original = await getMediaBytes(storage, key)
   if (!original) return null

@@ -53,6 +53,9 @@ test('no preview of an unknown width, a missing picture or anything but a pictur
   const notAPicture = mediaKey('tasks/results', Buffer.from('not a png'), 'png')
   await getStorage().put(notAPicture, Buffer.from('not a png'), 'image/png')
   for (const path of [
+    // Not a key at all, and a key too deep for a preview's two folders.
+    '/media/../etc/passwd.png?w=480',
+    '/media/a/b/c/d/e/f/g/h/picture.png?w=480',
     `/media/${key}?w=123`,
     `/media/${key}?w=`,
     `/media/${key.replace(/[0-9a-f]{8}\.png$/, '00000000.png')}?w=480`,
