@@ -111,11 +111,16 @@ describe('the gallery page', () => {
     })
   }
 
-  test('the loader answers the styles and the images', async () => {
+  test('the loader answers the styles and the images, with the prompts for a signed-in viewer only', async () => {
     const image = await storedTemplate('Listed')
+    const { _id, imageUrl, thumbnailUrl, width, height, name, parameters } = image
+    const card = { _id, imageUrl, thumbnailUrl, width, height, name }
     const data = await (await callRoute(galleryLoader, makeRequest('/'))).json()
     expect(data.styles[0]).toEqual({ value: 'random', label: 'Random' })
-    expect(data.images[0]).toEqual(image)
+    expect(data.images[0]).toEqual({ ...card, parameters: { style: parameters.style } })
+    const signedIn = await (await callRoute(galleryLoader, makeRequest('/', { token: user }))).json()
+    expect(signedIn.images[0]).toEqual({ ...card, parameters })
+    expect(parameters.otherParams.templatePrompt).toBe('A portrait')
   })
 
   test('an admin deletes from the page and returns to the same filter; others cannot', async () => {
