@@ -9,9 +9,14 @@ import { PrintNote } from './print-note.tsx'
 import { ShareForm } from '#app/sharing/share-form.tsx'
 import { OrderPrintLink } from '#app/prints/order-print-link.tsx'
 import { MadeBy } from './made-by.tsx'
+import { previewSrcSet, previewUrl } from '#domain/media/media-url.ts'
+
+/** The version grid's cells (generate.css): half a phone's width, at most about 300 px wider up. */
+const VERSION_SIZES = '(min-width: 720px) 300px, 50vw'
 
 /**
- * Every version of a finished image task: a thumbnail each, its download, and a plain form that
+ * Every version of a finished image task: a thumbnail each (a WebP preview of the picture, whose
+ * full size is a download away), its download, and a plain form that
  * makes it the favourite (posted to the page's own `action`, so it works without JavaScript), plus
  * one zip of all of them. Share posts to /shares (its public page, and the Unshare buttons). `enhance`: with JavaScript the favourite form goes through a fetcher and
  * the page's shown task is updated in place through the task store (the generator pages, whose loader shows a task only once).
@@ -60,7 +65,9 @@ export function TaskVersions({
           return (
             <li key={image.index} className="version-card" data-favourite={isFavourite || undefined}>
               <img
-                src={image.url}
+                src={previewUrl(image.url, 480)}
+                srcSet={previewSrcSet(image.url)}
+                sizes={VERSION_SIZES}
                 alt={`Version ${image.index + 1} of your portrait`}
                 width={image.width ?? undefined}
                 height={image.height ?? undefined}

@@ -243,7 +243,12 @@ test('two versions: the cost follows the choice, both are shown, one becomes the
   await page.getByRole('button', { name: 'Generate (4 credits)' }).click()
 
   const panel = page.locator('.generate-result')
-  await expect(panel.getByRole('img', { name: 'Version 2 of your portrait' })).toBeVisible({ timeout: 30_000 })
+  const second = panel.getByRole('img', { name: 'Version 2 of your portrait' })
+  await expect(second).toBeVisible({ timeout: 30_000 })
+  // Each version shows a WebP preview of its picture, not the full-size file.
+  await expect(second).toHaveAttribute('srcset', /\?w=480 480w, .*\?w=720 720w$/)
+  await expect.poll(() => second.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0)
+  expect(await second.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeLessThanOrEqual(720)
   await expect(panel.getByText('Version 1 · Favourite')).toBeVisible()
   await expect(panel.getByRole('link', { name: /Download all \(2 versions, zip\)/ })).toHaveAttribute(
     'href',
