@@ -15,6 +15,7 @@ import { createSession, hashToken } from '#domain/sessions/session.server.ts'
 import { createUser } from '#domain/accounts/user.server.ts'
 import { selectTasksWithQueue } from '#domain/generation/user-tasks.server.ts'
 import { drawnPetPhoto } from '#tests/helpers/pet-photos.ts'
+import { noisePng } from '#tests/helpers/noise-pictures.ts'
 import { freePort } from '../scripts/embedded-postgres.ts'
 import { percentile, round, startProcess } from './lib.ts'
 
@@ -434,11 +435,7 @@ const MB = 1024 * 1024
 /** A real photo-sized JPEG (a drawn pet under 24 megapixels of fine detail) just under the 10 MB limit. */
 async function tenMegabytePhoto() {
   const [width, height] = [5656, 4242]
-  const noise = await sharp({
-    create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } },
-  })
-    .png()
-    .toBuffer()
+  const noise = await noisePng({ width, height })
   // The pet keeps the photo check passing; the grain keeps the file large.
   const noisy = await sharp(await drawnPetPhoto({ width }))
     .composite([{ input: noise, blend: 'overlay' }])

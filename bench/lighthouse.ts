@@ -7,6 +7,7 @@ import sharp from 'sharp'
 import { createTemplate } from '#domain/gallery/templates.server.ts'
 import type { DB } from '#platform/db.server.ts'
 import { createLocalStorage, mediaKey } from '#platform/storage.server.ts'
+import { noisePng } from '#tests/helpers/noise-pictures.ts'
 import { ensureAdmin } from '../scripts/seed/defaults.ts'
 import { withDataDir } from './generation.ts'
 import { round, startProcess } from './lib.ts'
@@ -25,18 +26,7 @@ async function seedTemplates(db: DB, dataDir: string, count: number) {
   for (let index = 0; index < count; index++) {
     const height = 1024 + (index % 3) * 128
     // Blurred noise on a colour: compresses about as a photo does, unlike a flat fill.
-    const noise = await sharp({
-      create: {
-        width: 1024,
-        height,
-        channels: 3,
-        background: '#808080',
-        noise: { type: 'gaussian', mean: 128, sigma: 60 },
-      },
-    })
-      .blur(6)
-      .png()
-      .toBuffer()
+    const noise = await noisePng({ width: 1024, height, sigma: 60, blur: 6 })
     const image = await sharp({
       create: { width: 1024, height, channels: 3, background: { r: (index * 47) % 256, g: 140, b: 90 } },
     })
@@ -58,18 +48,7 @@ async function seedTemplates(db: DB, dataDir: string, count: number) {
 /** A finished portrait of the admin's, stored as the worker stores one, to share (issue 32). */
 async function seedFinishedPortrait(db: DB, dataDir: string, userId: string) {
   const storage = createLocalStorage(path.join(dataDir, 'media'))
-  const bytes = await sharp({
-    create: {
-      width: 1024,
-      height: 1024,
-      channels: 3,
-      background: '#808080',
-      noise: { type: 'gaussian', mean: 128, sigma: 60 },
-    },
-  })
-    .blur(4)
-    .png()
-    .toBuffer()
+  const bytes = await noisePng({ width: 1024, sigma: 60, blur: 4 })
   const key = mediaKey('tasks/results', bytes, 'png')
   await storage.put(key, bytes, 'image/png')
   const task = await db

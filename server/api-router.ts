@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { RequestHandler, Response } from 'express'
 import { takeEventStreamSource, writeEventStream } from '#platform/event-stream.server.ts'
 import { answerError } from './express-errors.ts'
-import type { NodeHandler } from './request-log.ts'
+import type { NodeHandler } from './node-handler.ts'
 import { requestPath, requestUrl } from './request-url.ts'
 
 /**

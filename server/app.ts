@@ -15,7 +15,8 @@ import { rejectCrossSiteRequests } from './csrf.ts'
 import { closeAfterEarlyAnswers } from './early-answers.ts'
 import { answerError, answerExpressErrors } from './express-errors.ts'
 import { answerOutagesWith503, retryAfterOn503 } from './outage-routes.ts'
-import { instrumentRoutes, logRequests, markUnmatched, type NodeHandler } from './request-log.ts'
+import type { NodeHandler } from './node-handler.ts'
+import { instrumentRoutes, logRequests, markUnmatched } from './request-log.ts'
 import { cspNonceOf, securityHeaders } from './security-headers.ts'
 
 /**

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import type { NodeHandler } from './request-log.ts'
+import type { NodeHandler } from './node-handler.ts'
 
 /**
  * A request answered before its body was read to the end (a 413 for an 11 MB photo, a 400 for a

@@ -9,7 +9,6 @@
  * a route are `static` (files) or `unmatched`.
  */
 import { randomUUID } from 'node:crypto'
-import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ServerBuild } from '@remix-run/node'
 import type { AppLogger } from '#platform/logger.server.ts'
 import type { Metrics } from '#platform/metrics.server.ts'
@@ -19,10 +18,8 @@ import {
   runWithRequestContext,
   type RequestContext,
 } from '#platform/request-context.server.ts'
+import type { NodeHandler } from './node-handler.ts'
 import { requestPath } from './request-url.ts'
-
-/** A connect-style layer on Node's own request and response: Express runs it, and so do the /api reads it skips. */
-export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void
 
 const methods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 

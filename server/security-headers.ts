@@ -5,7 +5,7 @@ import onHeaders from 'on-headers'
 import { CSP_REPORT_GROUP, CSP_REPORT_PATH, documentDirectives, resourceDirectives } from './content-security-policy.ts'
 import type { Env } from '#platform/env.server.ts'
 import { isHttps } from '#platform/public-url.server.ts'
-import type { NodeHandler } from './request-log.ts'
+import type { NodeHandler } from './node-handler.ts'
 
 // What the site never uses, switched off for it and for anything it might ever frame.
 const PERMISSIONS_POLICY = [

@@ -15,16 +15,19 @@ const PREVIEWABLE = /\.(png|jpe?g|webp)$/
 /** Where the preview of `key` at `width` is kept. */
 export const previewKey = (key: string, width: PreviewWidth) => `previews/${width}/${key.replace(PREVIEWABLE, '')}.webp`
 
+/** A picture previews can be made of (never a preview itself). */
+const hasPreviews = (key: string) => PREVIEWABLE.test(key) && !key.startsWith('previews/')
+
 /** Every preview a stored picture may have (none for anything else), for deleting them with it. */
 export const previewKeysOf = (key: string) =>
-  PREVIEWABLE.test(key) && !key.startsWith('previews/') ? PREVIEW_WIDTHS.map((width) => previewKey(key, width)) : []
+  hasPreviews(key) ? PREVIEW_WIDTHS.map((width) => previewKey(key, width)) : []
 
 /**
  * The key of the preview of `key` at `width`, made now if it was not made before; null when there
  * is no such picture or it cannot be read as one.
  */
 export async function ensurePreview(storage: MediaStorage, key: string, width: PreviewWidth) {
-  if (!isValidMediaKey(key) || previewKeysOf(key).length === 0) return null
+  if (!isValidMediaKey(key) || !hasPreviews(key)) return null
   const target = previewKey(key, width)
   // A key nested as deep as keys may be has no room for the preview's two folders.
   if (!isValidMediaKey(target)) return null

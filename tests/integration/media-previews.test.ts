@@ -5,23 +5,14 @@ import { getStorage, mediaKey } from '#platform/storage.server.ts'
 import { deleteFinishedTask } from '#domain/generation/user-tasks.server.ts'
 import { previewKey } from '#domain/media/previews.server.ts'
 import { callRoute, createTestUser, makeRequest } from '#tests/helpers/app.ts'
+import { noisePng } from '#tests/helpers/noise-pictures.ts'
 import { withOwnDataDir } from '#tests/helpers/generation.ts'
 
 withOwnDataDir()
 const db = getDb()
 
 async function storedPortrait() {
-  const bytes = await sharp({
-    create: {
-      width: 1024,
-      height: 1024,
-      channels: 3,
-      background: '#808080',
-      noise: { type: 'gaussian', mean: 128, sigma: 40 },
-    },
-  })
-    .png()
-    .toBuffer()
+  const bytes = await noisePng({ width: 1024 })
   const key = mediaKey('tasks/results', bytes, 'png')
   await getStorage().put(key, bytes, 'image/png')
   return { key, bytes }

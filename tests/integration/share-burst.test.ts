@@ -1,10 +1,10 @@
 import fs from 'node:fs'
-import sharp from 'sharp'
 import { getDb } from '#platform/db.server.ts'
 import { createTestUser } from '#tests/helpers/app.ts'
 import { withOwnDataDir } from '#tests/helpers/generation.ts'
 import { finishedTaskWithVersion } from '#tests/helpers/finished-task.ts'
 import { startWebProcess } from '#tests/helpers/web-process.ts'
+import { noisePng } from '#tests/helpers/noise-pictures.ts'
 
 // Issue 38, item 1: a burst of shares of one large version used to read the whole file and decode
 // it three times per request, all at once, in the web process.
@@ -19,18 +19,7 @@ function residentBytes(pid: number) {
 }
 
 /** A 3840×2160 PNG of noise (about 20 MB). */
-const noise4k = () =>
-  sharp({
-    create: {
-      width: 3840,
-      height: 2160,
-      channels: 3,
-      background: '#806040',
-      noise: { type: 'gaussian', mean: 128, sigma: 40 },
-    },
-  })
-    .png()
-    .toBuffer()
+const noise4k = () => noisePng({ width: 3840, height: 2160, background: '#806040' })
 
 test('30 parallel shares of a 4K version: no 5xx, one page, the web within 200 MB of where it started', async () => {
   const web = await startWebProcess()
